@@ -1,0 +1,252 @@
+"""The card catalogue: the properties timing depends on, per card (fixtures/cards.json).
+
+Entries are validated strictly (unknown keys and values are errors with file:line), since
+a user's `--cards` file is untrusted input.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from . import jsonloc
+from .model import vocab
+
+
+class CatalogueError(Exception):
+    def __init__(self, path, line, message):
+        super().__init__(message)
+        self.path, self.line, self.message = path, line, message
+
+    def __str__(self):
+        return f"{self.path}:{self.line}: {self.message}" if self.line else f"{self.path}: {self.message}"
+
+
+@dataclass
+class Effect:
+    kind: str
+    from_: str = "field"
+    mandatory: bool = False
+    atk_def: str = "none"
+    negates: str = "none"
+    trigger_class: str = "none"
+    fusion_summon: bool = False
+    timings: tuple = ()
+    condition: str = "none"
+    ruling_allowed: bool = False
+    no_damage_step: bool = False
+    resolution: str = "none"
+    amount: int = 0
+    target: str = "self"
+    note: str = ""
+
+
+@dataclass
+class Card:
+    name: str
+    type: str
+    subtype: str
+    attribute: str | None = None
+    level: int | None = None
+    atk: int | None = None
+    def_: int | None = None
+    effects: list = field(default_factory=list)
+    must_attack: bool = False
+    calc_modifier: dict | None = None
+    battle_damage_modifier: str = "none"
+    archetype: str | None = None
+    extra_attacks: int = 0
+    attack_restriction: str | None = None
+    source: str = ""
+    origin: str = ""   # file:line the entry came from
+
+    @property
+    def kind(self):
+        return f"{self.type}:{self.subtype}"
+
+    def to_dict(self):
+        d = {"name": self.name, "type": self.type, "subtype": self.subtype}
+        if self.type == "monster":
+            d.update(attribute=self.attribute, level=self.level, atk=self.atk, **{"def": self.def_})
+        d["effects"] = [{
+            "kind": e.kind, "from": e.from_, "mandatory": e.mandatory, "atk_def": e.atk_def,
+            "negates_activation": e.negates, "trigger_class": e.trigger_class,
+            "fusion_summon": e.fusion_summon, "timings": list(e.timings), "condition": e.condition,
+            "ruling_allowed": e.ruling_allowed, "no_damage_step": e.no_damage_step,
+            "resolution": {"do": e.resolution, "target": e.target,
+                           **({"amount": e.amount} if e.resolution == "atk_add" else {})},
+            "note": e.note} for e in self.effects]
+        for key in ("must_attack", "calc_modifier", "archetype", "extra_attacks", "attack_restriction"):
+            if getattr(self, key):
+                d[key] = getattr(self, key)
+        if self.battle_damage_modifier != "none":
+            d["battle_damage_modifier"] = self.battle_damage_modifier
+        d["source"] = self.source
+        return d
+
+
+CARD_KEYS = {"name", "type", "subtype", "attribute", "level", "atk", "def", "effects", "must_attack",
+             "calc_modifier", "battle_damage_modifier", "archetype", "extra_attacks",
+             "attack_restriction", "source"}
+EFFECT_KEYS = {"kind", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
+               "fusion_summon", "timings", "condition", "ruling_allowed", "no_damage_step",
+               "resolution", "note"}
+
+
+class _Reader:
+    """Typed access to one JSON object, with errors that name the file and line."""
+
+    def __init__(self, doc: jsonloc.Located, path: str, where: tuple):
+        self.doc, self.path, self.where = doc, path, where
+
+    def fail(self, key, message):
+        line = self.doc.line(self.where + ((key,) if key is not None else ()))
+        raise CatalogueError(self.path, line, message)
+
+    def obj(self, value, keys, what):
+        if not isinstance(value, dict):
+            self.fail(None, f"{what}: expected an object")
+        unknown = sorted(set(value) - keys)
+        if unknown:
+            self.fail(unknown[0], f"{what}: unknown key {unknown[0]!r}; expected one of: {', '.join(sorted(keys))}")
+        return value
+
+    def get(self, d, key, kind, default=None, choices=None, what=""):
+        if key not in d:
+            if default is _REQUIRED:
+                self.fail(None, f"{what}: missing required key {key!r}")
+            return default
+        v = d[key]
+        if v is None and default is not _REQUIRED and kind is not bool:
+            return default
+        ok = isinstance(v, kind) and not (kind is int and isinstance(v, bool))
+        if not ok:
+            self.fail(key, f"{what}: {key!r} must be {kind.__name__}, got {type(v).__name__}")
+        if choices is not None and v not in choices:
+            self.fail(key, f"{what}: {key!r} is {v!r}; expected one of: {', '.join(choices)}")
+        if kind is int and not -10**6 <= v <= 10**6:
+            self.fail(key, f"{what}: {key!r} is out of range (-1000000..1000000)")
+        return v
+
+
+_REQUIRED = object()
+
+
+def parse_card(value, doc, path, where) -> Card:
+    r = _Reader(doc, path, where)
+    d = r.obj(value, CARD_KEYS, "card")
+    name = r.get(d, "name", str, _REQUIRED, what="card")
+    what = f"card {name!r}"
+    if not name.strip() or len(name) > 200:
+        r.fail("name", f"{what}: a name is 1-200 characters")
+    ctype = r.get(d, "type", str, _REQUIRED, choices=vocab.CARD_TYPES, what=what)
+    sub = r.get(d, "subtype", str, _REQUIRED, choices=vocab.SUBTYPES[ctype], what=what)
+    card = Card(name=name, type=ctype, subtype=sub, origin=f"{path}:{doc.line(where)}")
+    card.attribute = r.get(d, "attribute", str, None, what=what)
+    for key, attr in (("level", "level"), ("atk", "atk"), ("def", "def_")):
+        setattr(card, attr, r.get(d, key, int, None, what=what))
+    card.must_attack = r.get(d, "must_attack", bool, False, what=what)
+    card.battle_damage_modifier = r.get(d, "battle_damage_modifier", str, "none",
+                                        choices=vocab.BATTLE_DAMAGE_MODIFIERS, what=what)
+    card.archetype = r.get(d, "archetype", str, None, what=what)
+    card.extra_attacks = r.get(d, "extra_attacks", int, 0, what=what)
+    card.attack_restriction = r.get(d, "attack_restriction", str, None, choices=("tyrant_wing",), what=what)
+    card.source = r.get(d, "source", str, "", what=what)
+    cm = r.get(d, "calc_modifier", dict, None, what=what)
+    if cm is not None:
+        cr = _Reader(doc, path, where + ("calc_modifier",))
+        cr.obj(cm, {"amount", "applies_to", "when"}, f"{what} calc_modifier")
+        card.calc_modifier = {
+            "amount": cr.get(cm, "amount", int, _REQUIRED, what=f"{what} calc_modifier"),
+            "applies_to": cr.get(cm, "applies_to", str, "attacker", choices=("attacker", "target"), what=what),
+            "when": cr.get(cm, "when", str, "always", choices=vocab.CALC_MODIFIER_WHEN, what=what),
+        }
+    effects = r.get(d, "effects", list, [], what=what)
+    if len(effects) > 8:
+        r.fail("effects", f"{what}: at most 8 effects per card")
+    card.effects = [parse_effect(e, doc, path, where + ("effects", k), what) for k, e in enumerate(effects)]
+    return card
+
+
+def parse_effect(value, doc, path, where, what) -> Effect:
+    r = _Reader(doc, path, where)
+    d = r.obj(value, EFFECT_KEYS, f"{what} effect")
+    w = f"{what} effect"
+    e = Effect(kind=r.get(d, "kind", str, _REQUIRED, choices=vocab.EFFECT_KINDS, what=w))
+    e.from_ = r.get(d, "from", str, "field", choices=("field", "hand", "graveyard"), what=w)
+    e.mandatory = r.get(d, "mandatory", bool, False, what=w)
+    e.atk_def = r.get(d, "atk_def", str, "none", choices=vocab.ATK_DEF, what=w)
+    e.negates = r.get(d, "negates_activation", str, "none", choices=vocab.NEGATES, what=w)
+    e.trigger_class = r.get(d, "trigger_class", str, "none", choices=vocab.TRIGGER_CLASSES, what=w)
+    e.fusion_summon = r.get(d, "fusion_summon", bool, False, what=w)
+    timings = r.get(d, "timings", list, [], what=w)
+    for t in timings:
+        if t not in vocab.TIMINGS:
+            r.fail("timings", f"{w}: timing {t!r}; expected one of: {', '.join(vocab.TIMINGS)}")
+    e.timings = tuple(timings)
+    e.condition = r.get(d, "condition", str, "none", choices=vocab.CONDITIONS, what=w)
+    e.ruling_allowed = r.get(d, "ruling_allowed", bool, False, what=w)
+    e.no_damage_step = r.get(d, "no_damage_step", bool, False, what=w)
+    e.note = r.get(d, "note", str, "", what=w)
+    res = r.get(d, "resolution", dict, None, what=w)
+    if res is not None:
+        rr = _Reader(doc, path, where + ("resolution",))
+        rr.obj(res, {"do", "amount", "target"}, f"{w} resolution")
+        e.resolution = rr.get(res, "do", str, "none", choices=vocab.RESOLUTIONS, what=w)
+        e.amount = rr.get(res, "amount", int, 0, what=w)
+        e.target = rr.get(res, "target", str, "self", choices=vocab.TARGETS, what=w)
+    return e
+
+
+def parse_entries(entries, doc, path, where=()) -> list[Card]:
+    if not isinstance(entries, list):
+        raise CatalogueError(path, doc.line(where), "expected a list of cards")
+    cards = [parse_card(v, doc, path, where + (k,)) for k, v in enumerate(entries)]
+    seen = {}
+    for k, c in enumerate(cards):
+        if c.name in seen:
+            raise CatalogueError(path, doc.line(where + (k,)), f"card {c.name!r} is listed twice")
+        seen[c.name] = c
+    return cards
+
+
+def load_file(path: str) -> list[Card]:
+    p = Path(path)
+    try:
+        data = p.read_bytes() if p.stat().st_size <= vocab.MAX_FILE_BYTES else None
+    except OSError as e:
+        raise CatalogueError(path, None, f"cannot read: {e.strerror}") from None
+    if data is None:
+        raise CatalogueError(path, None, f"file is larger than {vocab.MAX_FILE_BYTES} bytes")
+    return parse_document(data, path)
+
+
+def parse_document(data, path) -> list[Card]:
+    try:
+        doc = jsonloc.loads(data, path)
+    except jsonloc.JsonError as e:
+        raise CatalogueError(path, e.line, e.message) from None
+    if not isinstance(doc.value, dict) or set(doc.value) - {"cards"} or "cards" not in doc.value:
+        raise CatalogueError(path, 1, 'expected an object {"cards": [...]}')
+    return parse_entries(doc.value["cards"], doc, path, ("cards",))
+
+
+_BUILTIN: dict | None = None
+
+
+def builtin() -> dict[str, Card]:
+    global _BUILTIN
+    if _BUILTIN is None:
+        data = resources.files("ygo_timing.data").joinpath("cards.json").read_bytes()
+        _BUILTIN = {c.name: c for c in parse_document(data, "fixtures/cards.json")}
+    return _BUILTIN
+
+
+def catalogue(extra_files=(), inline=()) -> dict[str, Card]:
+    """The built-in catalogue, overridden by user files, then by cards given inline in a play."""
+    cards = dict(builtin())
+    for path in extra_files:
+        cards.update({c.name: c for c in load_file(path)})
+    for c in inline:
+        cards[c.name] = c
+    return cards

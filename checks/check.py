@@ -1,0 +1,446 @@
+"""Check a play against a rule set, one step at a time, with the compiled step relation.
+
+Every step is a solver query: the state before and the action are fixed by
+assumptions, with every rule's literal assumed. Sat: the step is legal and the
+model gives the state after. Unsat: the step is illegal; each restriction is
+then tested alone to list every rule it breaks, and the unsat core (minimised)
+gives the facts behind it. Unknown (time or resource limit) is never legal.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+from . import catalogue, jsonloc
+from .model import rulesets, vocab
+from .model.rules import RULES
+from .model.state import A, CL, NONE
+from .model.step import relation
+from .play import ActionSpec, Play, PlayError
+
+DEFAULT_TIMEOUT_MS = 20_000
+TIMING_WORDS = {
+    "start_step": "at the start of the Battle Phase", "attack_declared": "when an attack is declared",
+    "ds_start": "at the start of the Damage Step", "before_calc": "before damage calculation",
+    "during_calc": "during damage calculation", "after_calc": "after damage calculation",
+    "ds_end": "at the end of the Damage Step", "end_step": "at the end of the Battle Phase",
+}
+DEFAULT_RLIMIT = 50_000_000
+
+
+@dataclass
+class Verdict:
+    path: str
+    ruleset: str
+    verdict: str                      # legal | illegal | error | unknown
+    first_illegal: dict | None = None  # {index, line, action}
+    violations: list = field(default_factory=list)  # [{rule, statement, sources}]
+    facts: list = field(default_factory=list)
+    message: str | None = None
+    expect: str | None = None
+    expect_rules: list = field(default_factory=list)
+    steps: int = 0
+
+    def to_dict(self):
+        d = {"path": self.path, "ruleset": self.ruleset, "verdict": self.verdict}
+        if self.verdict == "illegal":
+            d.update(first_illegal=self.first_illegal, violations=self.violations, facts=self.facts)
+        if self.message:
+            d["message"] = self.message
+        if self.expect:
+            d["expect"] = self.expect
+            d["matches_expect"] = self.matches_expect()
+        return d
+
+    def matches_expect(self) -> bool:
+        if self.expect is None:
+            return True
+        if self.verdict != self.expect:
+            return False
+        found = {v["rule"] for v in self.violations}
+        return set(self.expect_rules) <= found
+
+
+def rule_info():
+    """rule ID -> {statement, sources} (the first part that has a statement)."""
+    info = {}
+    for r in RULES:
+        cur = info.setdefault(r.id, {"rule": r.id, "statement": "", "sources": list(r.sources)})
+        if not cur["statement"] and r.statement:
+            cur["statement"] = r.statement
+    return info
+
+
+class Universe:
+    """The play's cards as solver indexes, and the facts about them."""
+
+    def __init__(self, play: Play, cards: dict):
+        self.play = play
+        self.specs = play.cards
+        self.index = {c.label: i for i, c in enumerate(play.cards)}
+        self.cards = []
+        for spec in play.cards:
+            card = cards.get(spec.name)
+            if card is None:
+                raise PlayError(play.path, spec.line, f"unknown card {spec.name!r}: not in the catalogue "
+                                                      "(add it with --cards FILE or a `card:` line)")
+            self.cards.append(card)
+        self.effects = []   # (card index, effect number 1-based, Effect)
+        self.eff_id = {}
+        for i, card in enumerate(self.cards):
+            for k, e in enumerate(card.effects, start=1):
+                self.eff_id[(i, k)] = len(self.effects)
+                self.effects.append((i, k, e))
+        archetypes = sorted({c.archetype for c in self.cards if c.archetype})
+        self.archetype_id = {a: n + 1 for n, a in enumerate(archetypes)}
+
+    def card(self, label, line):
+        if label is None:
+            return NONE
+        if label not in self.index:
+            raise PlayError(self.play.path, line, f"no card labelled {label!r} in the set-up")
+        return self.index[label]
+
+    def effect(self, label, number, line):
+        i = self.card(label, line)
+        if (i, number) not in self.eff_id:
+            n = len(self.cards[i].effects)
+            raise PlayError(self.play.path, line, f"{self.specs[i].label!r} has {n} activatable effect(s) in the "
+                                                  f"catalogue; effect {number} does not exist")
+        return self.eff_id[(i, number)]
+
+    def label(self, i):
+        return self.specs[i].label if 0 <= i < len(self.specs) else "(none)"
+
+
+def static_facts(rel, uni: Universe, play: Play):
+    """(term, text) for every fact that holds for the whole play."""
+    S, out = rel.ctx.S, []
+    tp = vocab.PLAYERS.index(play.turn_player)
+    out.append((S.turn == play.turn, f"turn {play.turn} (line {play.line_of.get('turn', '-')})"))
+    out.append((S.tp == tp, f"turn player {play.turn_player} (line {play.line_of.get('turn_player', '-')})"))
+    for i, (spec, card) in enumerate(zip(uni.specs, uni.cards)):
+        n = spec.label
+        cm = card.calc_modifier or {}
+        facts = [
+            (S.ctrl(i) == vocab.PLAYERS.index(spec.player), f"{n}: controlled by {spec.player} (line {spec.line})"),
+            (S.ckind(i) == vocab.K[card.kind], f"{n}: {card.subtype} {card.type} (catalogue)"),
+            (S.level(i) == (card.level or 0), f"{n}: Level {card.level} (catalogue)"),
+            (S.orig_atk(i) == (card.atk or 0), f"{n}: original ATK {card.atk} (catalogue)"),
+            (S.must_attack(i) == card.must_attack, f"{n}: {'must' if card.must_attack else 'need not'} attack (catalogue)"),
+            (S.calc_amount(i) == cm.get("amount", 0), f"{n}: damage-calculation ATK bonus {cm.get('amount', 0)} (catalogue)"),
+            (S.calc_to_attacker(i) == (cm.get("applies_to", "attacker") == "attacker"), f"{n}: bonus applies to the {cm.get('applies_to', 'attacker')} (catalogue)"),
+            (S.calc_when(i) == vocab.CALC_MODIFIER_WHEN.index(cm.get("when", "always")), f"{n}: bonus applies {cm.get('when', 'always')} (catalogue)"),
+            (S.bd_mod(i) == vocab.BATTLE_DAMAGE_MODIFIERS.index(card.battle_damage_modifier), f"{n}: battle damage modifier {card.battle_damage_modifier} (catalogue)"),
+            (S.archetype(i) == uni.archetype_id.get(card.archetype, 0), f"{n}: archetype {card.archetype or 'none'} (catalogue)"),
+            (S.extra_attacks(i) == card.extra_attacks + sum(1 for e in spec.equip if e == "Tyrant Wing"), f"{n}: extra attacks (catalogue / equip, line {spec.line})"),
+            (S.tyrant_wing(i) == ("Tyrant Wing" in spec.equip or card.attack_restriction == "tyrant_wing"), f"{n}: \"Tyrant Wing\" restriction (line {spec.line})"),
+        ]
+        out.extend(facts)
+    for e, (i, k, eff) in enumerate(uni.effects):
+        n = uni.specs[i].label + (f" effect {k}" if len(uni.cards[i].effects) > 1 else "")
+        facts = [
+            (S.inst(e) == i, ""),
+            (S.ekind(e) == vocab.EK[eff.kind], f"{n}: {eff.kind} effect (catalogue)"),
+            (S.from_hand(e) == (eff.from_ == "hand"), f"{n}: activated from the {eff.from_} (catalogue)"),
+            (S.from_gy(e) == (eff.from_ == "graveyard"), f"{n}: activated from the {eff.from_} (catalogue)"),
+            (S.mandatory(e) == eff.mandatory, f"{n}: {'mandatory' if eff.mandatory else 'optional'} (catalogue)"),
+            (S.atkdef(e) == vocab.AD[eff.atk_def], f"{n}: " + ({"none": "does not change ATK/DEF", "direct": "changes ATK/DEF directly", "indirect": "changes ATK/DEF indirectly", "maybe": "may or may not change ATK/DEF"}[eff.atk_def]) + " (catalogue)"),
+            (S.negates(e) == vocab.NG[eff.negates], f"{n}: " + ("negates no activation" if eff.negates == "none" else f"negates the activation of: {eff.negates}") + " (catalogue)"),
+            (S.tclass(e) == vocab.TC[eff.trigger_class], f"{n}: trigger class {eff.trigger_class} (catalogue)"),
+            (S.fusion(e) == eff.fusion_summon, f"{n}: {'is' if eff.fusion_summon else 'is not'} a Fusion Summon effect (catalogue)"),
+            (S.cond(e) == vocab.CO[eff.condition], f"{n}: condition {eff.condition} (catalogue)"),
+            (S.ruling(e) == eff.ruling_allowed, f"{n}: {'allowed' if eff.ruling_allowed else 'not allowed'} in the Damage Step by a ruling (catalogue)"),
+            (S.no_ds(e) == eff.no_damage_step, f"{n}: {'cannot' if eff.no_damage_step else 'does not say it cannot'} be activated during the Damage Step (catalogue)"),
+            (S.res(e) == vocab.RS[eff.resolution], f"{n}: resolves as {eff.resolution} (catalogue)"),
+            (S.amount(e) == eff.amount, f"{n}: amount {eff.amount} (catalogue)"),
+            (S.res_target(e) == vocab.TARGETS.index(eff.target), f"{n}: applies to {eff.target} (catalogue)"),
+        ]
+        for t in vocab.TIMINGS:
+            named = t in eff.timings
+            facts.append((S.names[t](e) == named, f"{n}: {'names' if named else 'names no'} \"{TIMING_WORDS[t]}\" timing (catalogue)"))
+        out.extend(facts)
+    return out
+
+
+def initial_state(rel, uni: Universe, play: Play) -> dict:
+    """Concrete values of every state variable before the first action, by name."""
+    ctx = rel.ctx
+    tp = vocab.PLAYERS.index(play.turn_player)
+    v = {}
+    for name, var in ctx.pre.fields():
+        v[name] = False if var.sort() == z3.BoolSort() else 0
+    v.update(window=vocab.W["main1"], prio=tp, attacker=NONE, target=NONE)
+    for k in range(vocab.MAX_CHAIN):
+        v[f"link_eff[{k}]"] = 0
+        v[f"link_target[{k}]"] = NONE
+    v["lp[0]"], v["lp[1]"] = play.lp["A"], play.lp["B"]
+    for i, (spec, card) in enumerate(zip(uni.specs, uni.cards)):
+        v[f"loc[{i}]"] = vocab.L[spec.zone]
+        v[f"faceup[{i}]"] = spec.face_up
+        v[f"defpos[{i}]"] = spec.defense
+        v[f"atk[{i}]"] = spec.atk if spec.atk is not None else (card.atk or 0)
+        v[f"def_[{i}]"] = spec.def_ if spec.def_ is not None else (card.def_ or 0)
+    return v
+
+
+def _val(expr):
+    if z3.is_true(expr):
+        return True
+    if z3.is_false(expr):
+        return False
+    return expr.as_long()
+
+
+class Run:
+    """One play being checked."""
+
+    def __init__(self, play: Play, ruleset: str, cards: dict, timeout_ms: int, rlimit: int):
+        self.play, self.ruleset = play, ruleset
+        self.uni = Universe(play, cards)
+        self.rel = relation(ruleset, max(1, len(self.uni.specs)), max(1, len(self.uni.effects)))
+        self.ctx = self.rel.ctx
+        self.statics = static_facts(self.rel, self.uni, play)
+        self.state = initial_state(self.rel, self.uni, play)
+        self.line_of = {name: ("set-up", None) for name in self.state}
+        for i, spec in enumerate(self.uni.specs):
+            for name in self.state:
+                if name.endswith(f"[{i}]") and not name.startswith(("link", "trig", "bd", "lp")):
+                    self.line_of[name] = ("set-up", spec.line)
+        self.timeout_ms, self.rlimit = timeout_ms, rlimit
+        self.pre_vars = dict(self.ctx.pre.fields())
+        self.post_vars = dict(self.ctx.post.fields())
+        self.act_vars = dict(self.ctx.act.fields())
+        self.steps = 0
+
+    # --- expanding the play's actions into steps of the relation ------------------------------
+    def steps_for(self, a: ActionSpec):
+        """Concrete actions for one line of the play (a `resolve` may need several)."""
+        u, st, line = self.uni, self.state, a.line
+        base = dict(kind=A.get(a.kind, 0), player=NONE, eff=0, card=NONE, target=NONE, direct=False,
+                    window=NONE, link=0, named=NONE, other=NONE, claim=0, value=0)
+        player = vocab.PLAYERS.index(a.player) if a.player else NONE
+        if a.kind == "resolve":
+            return None  # expanded lazily (depends on the state reached)
+        d = dict(base, player=player)
+        if a.kind == "attack":
+            d.update(card=u.card(a.card, line), target=u.card(a.target, line), direct=a.direct,
+                     player=vocab.PLAYERS.index(self.play.turn_player))
+        elif a.kind == "activate":
+            d.update(eff=u.effect(a.card, a.effect, line), target=u.card(a.target, line), link=a.link)
+        elif a.kind == "retarget":
+            d.update(target=u.card(a.target, line), direct=a.direct)
+        elif a.kind == "replace":
+            d.update(card=u.card(a.card, line), other=u.card(a.other, line))
+        elif a.kind == "next":
+            d.update(window=vocab.W[a.window] if a.window else NONE)
+        elif a.kind == "claim":
+            d.update(claim=CL[a.claim], card=u.card(a.card, line), player=player, value=self._claim_value(a))
+        return [d]
+
+    def _claim_value(self, a):
+        if a.claim in ("lp", "atk"):
+            return int(a.value)
+        if a.claim == "location":
+            return vocab.L[a.value]
+        if a.claim == "window":
+            return vocab.W[a.window or a.value]
+        if a.claim == "calc":
+            return {"pending": 0, "done": 1, "skipped": 2}[a.value]
+        return 1 if a.value else 0
+
+    def resolve_steps(self, a: ActionSpec):
+        """`resolve`: the players pass as needed, then links resolve (all, or the one named)."""
+        st = self.state
+        base = dict(player=NONE, eff=0, card=NONE, target=NONE, direct=False, window=NONE, link=0,
+                    named=NONE, other=NONE, claim=0, value=0)
+        if not st["resolving"] and st["chain_len"] > 0:
+            p = st["prio"]
+            yield dict(base, kind=A["pass"], player=p)
+            if not self.state["resolving"]:
+                yield dict(base, kind=A["pass"], player=self.state["prio"])
+        count = 1 if a.card else max(1, self.state["chain_len"])
+        for _ in range(count):
+            named = NONE
+            if a.card:
+                i = self.uni.card(a.card, a.line)
+                top = self.state.get(f"link_eff[{max(0, self.state['chain_len'] - 1)}]", 0)
+                own = [e for e, (c, _, _) in enumerate(self.uni.effects) if c == i]
+                named = top if (self.state["chain_len"] and self.uni.effects[top][0] == i) else (own[0] if own else NONE)
+            yield dict(base, kind=A["resolve_link"], named=named)
+
+    # --- one step -------------------------------------------------------------------------------
+    def assumptions(self, act):
+        pre = [t for t, _ in self.statics] + [self.pre_vars[n] == v for n, v in self.state.items()]
+        acts = [self.act_vars[n] == v for n, v in act.items()]
+        return pre, acts
+
+    def solve(self, extra):
+        s = self.rel.solver
+        s.set("timeout", self.timeout_ms)
+        s.set("rlimit", self.rlimit)
+        return s.check(*extra)
+
+    def step(self, act, line, text=""):
+        self.current_line, self.current_text = line, text
+        pre, acts = self.assumptions(act)
+        lits = list(self.rel.lits.values()) + list(self.rel.rlits.values())
+        result = self.solve(lits + pre + acts)
+        self.steps += 1
+        if result == z3.sat:
+            m = self.rel.solver.model()
+            new = {}
+            for name, var in self.post_vars.items():
+                new[name] = _val(m.eval(var, model_completion=True))
+                if new[name] != self.state[name]:
+                    self.line_of[name] = ("line", line)
+            self.state = new
+            return "sat", None
+        if result == z3.unsat:
+            return "unsat", self.explain(pre, acts)
+        return "unknown", self.rel.solver.reason_unknown()
+
+    def explain(self, pre, acts):
+        """Every restriction the step breaks, and a minimal set of facts behind it."""
+        s, rel = self.rel.solver, self.rel
+        lits = list(rel.lits.values())
+        broken = []
+        for rid, rlit in rel.rlits.items():
+            if rid in rel.restrictions and self.solve(lits + [rlit] + pre + acts) == z3.unsat:
+                broken.append(rid)
+        if not broken:   # only the conjunction fails: report what the core names
+            self.solve(lits + list(rel.rlits.values()) + pre + acts)
+            core_ids = {str(c) for c in s.unsat_core()}
+            broken = [rid for rid, rl in rel.rlits.items() if str(rl) in core_ids]
+        statics = {t.get_id(): text for t, text in self.statics}
+        facts = pre + acts
+        core = []
+        for rid in broken:   # the facts behind each broken rule, minimised, in order
+            for t in self.minimise(lits + [rel.rlits[rid]], facts):
+                if t.get_id() not in {c.get_id() for c in core}:
+                    core.append(t)
+        out = []
+        action_ids = {t.get_id() for t in acts}
+        if any(t.get_id() in action_ids for t in core):
+            out.append(f"action (line {self.current_line}): {self.current_text.strip()}")
+        for t in core:
+            if t.get_id() in action_ids:
+                continue
+            text = statics[t.get_id()] if t.get_id() in statics else self.describe(t)
+            if text and text not in out:
+                out.append(text)
+        return broken, out
+
+    def minimise(self, fixed, facts):
+        s = self.rel.solver
+        if self.solve(fixed + facts) != z3.unsat:
+            return []
+        core_ids = {c.get_id() for c in s.unsat_core()}
+        core = [f for f in facts if f.get_id() in core_ids]
+        k = 0
+        while k < len(core):
+            trial = core[:k] + core[k + 1:]
+            if self.solve(fixed + trial) == z3.unsat:
+                core = trial
+            else:
+                k += 1
+        return core
+
+    def describe(self, term):
+        """A fact about the state or the action, in words, with the line it comes from."""
+        lhs, rhs = term.arg(0), term.arg(1)
+        name = str(lhs)
+        value = _val(rhs)
+        if name.startswith("act_"):
+            field = name[4:]
+            return f"action: {field} = {self.render(field, value)}"
+        field = name[4:]
+        where = self.line_of.get(self._state_name(field), ("set-up", None))
+        src = f"line {where[1]}" if where[1] else "initial state"
+        if where[0] == "set-up" and where[1]:
+            src = f"set-up line {where[1]}"
+        return f"{self.render_state(field)}: {self.render(field, value)} ({src})"
+
+    def _state_name(self, field):
+        for name in self.state:
+            if self.pre_vars[name].decl().name() == "pre_" + field:
+                return name
+        return field
+
+    def render_state(self, field):
+        if field.startswith("c") and "_" in field and field[1:field.index("_")].isdigit():
+            i = int(field[1:field.index("_")])
+            return f"{self.uni.label(i)} {field[field.index('_') + 1:]}"
+        if field.startswith("e") and "_" in field and field[1:field.index("_")].isdigit():
+            e = int(field[1:field.index("_")])
+            c, k, _ = self.uni.effects[e] if e < len(self.uni.effects) else (NONE, 0, None)
+            return f"{self.uni.label(c)} effect {k} {field[field.index('_') + 1:]}"
+        return field.replace("_", " ")
+
+    def render(self, field, value):
+        if field.endswith("window"):
+            return vocab.WINDOW_TITLES.get(vocab.WINDOWS[value], value) if 0 <= value < len(vocab.WINDOWS) else "(not said)"
+        if field.endswith("loc"):
+            return vocab.LOCATIONS[value].replace("_", " ")
+        if field in ("prio", "player") or field.endswith("player"):
+            return vocab.PLAYERS[value] if value in (0, 1) else "(none)"
+        if field in ("attacker", "target", "card", "other") or field.endswith("target"):
+            return self.uni.label(value)
+        if field == "kind":
+            return A and list(A)[value]
+        if field == "eff" or field.endswith("_eff"):
+            if 0 <= value < len(self.uni.effects):
+                c, k, _ = self.uni.effects[value]
+                return f"{self.uni.label(c)} effect {k}"
+        if field == "calc":
+            return ("pending", "done", "skipped")[value]
+        return str(value)
+
+
+def check_play(play: Play, ruleset: str | None = None, cards_files=(), timeout_ms=DEFAULT_TIMEOUT_MS,
+               rlimit=DEFAULT_RLIMIT) -> Verdict:
+    try:
+        return _check(play, ruleset, cards_files, timeout_ms, rlimit)
+    except z3.Z3Exception as e:   # e.g. a resource limit hit while building terms
+        return Verdict(play.path, ruleset or play.ruleset or "ocg", "unknown",
+                       message=f"{play.path}: the solver gave up ({e}); no verdict")
+    except Exception as e:  # a bug must not print a traceback, nor pass for "legal"
+        return Verdict(play.path, ruleset or play.ruleset or "ocg", "error",
+                       message=f"{play.path}: internal error, please report: {type(e).__name__}: {e}")
+
+
+def _check(play, ruleset, cards_files, timeout_ms, rlimit):
+    name = ruleset or play.ruleset or "ocg"
+    v = Verdict(play.path, name, "legal", expect=play.expect, expect_rules=list(play.expect_rules))
+    try:
+        inline = [catalogue.parse_card(c, jsonloc.Located(c, {}), play.path, ()) for c in play.custom_cards]
+        cards = catalogue.catalogue(cards_files, inline)
+        run = Run(play, name, cards, timeout_ms, rlimit)
+    except (PlayError, catalogue.CatalogueError) as e:
+        v.verdict, v.message = "error", str(e)
+        return v
+    info = rule_info()
+    for index, a in enumerate(play.actions, start=1):
+        try:
+            acts = run.steps_for(a)
+        except PlayError as e:
+            v.verdict, v.message = "error", str(e)
+            return v
+        for act in (acts if acts is not None else run.resolve_steps(a)):
+            result, detail = run.step(act, a.line, a.text)
+            if result == "sat":
+                continue
+            v.steps = run.steps
+            if result == "unknown":
+                v.verdict = "unknown"
+                v.message = f"{play.path}:{a.line}: the solver answered unknown ({detail}); no verdict"
+                return v
+            broken, facts = detail
+            v.verdict = "illegal"
+            v.first_illegal = {"index": index, "line": a.line, "action": a.text}
+            v.violations = [info[r] for r in broken]
+            v.facts = facts
+            return v
+    v.steps = run.steps
+    return v

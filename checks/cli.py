@@ -1,0 +1,136 @@
+"""The `ygo-timing` command.
+
+Exit codes: 0 all legal, 1 any illegal, 2 input or usage error, 3 solver unknown.
+"""
+from __future__ import annotations
+
+import json
+import sys
+from importlib import resources
+from pathlib import Path
+
+import click
+
+from . import catalogue, report
+from .check import DEFAULT_TIMEOUT_MS, check_play, rule_info
+from .model import rulesets
+from .model.rules import RULES
+from .play import PlayError, load
+
+PLAY_SUFFIXES = (".play", ".json")
+
+
+class UsageError(click.UsageError):
+    exit_code = 2
+
+
+def play_files(paths):
+    """Every play file named, directories searched recursively, in a stable order."""
+    out = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            out += sorted(f for f in path.rglob("*") if f.is_file() and f.suffix in PLAY_SUFFIXES)
+        elif path.exists():
+            out.append(path)
+        else:
+            raise UsageError(f"no such file or directory: {p}")
+    return out
+
+
+def builtin_examples():
+    root = resources.files("ygo_timing.data").joinpath("plays", "examples")
+    return sorted(str(p) for p in Path(str(root)).glob("*.play"))
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main():
+    """Yu-Gi-Oh! Battle Phase timing rules as z3 constraints."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1)
+@click.option("--ruleset", type=click.Choice(rulesets.NAMES), help="Rule set (default: the file's own, else ocg).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--cards", "cards_files", multiple=True, type=click.Path(dir_okay=False),
+              help="A catalogue file adding or overriding cards (repeatable).")
+@click.option("--examples", is_flag=True, help="Check the built-in worked examples (EX-1..EX-4, BD-2, D5-4, D5-5).")
+@click.option("--timeout", "timeout_ms", type=click.IntRange(1, 600_000), default=DEFAULT_TIMEOUT_MS,
+              show_default=True, help="Solver time limit per query, in milliseconds.")
+def check(paths, ruleset, fmt, cards_files, examples, timeout_ms):
+    """Check play files (a directory means every .play/.json file under it)."""
+    names = list(paths) + (builtin_examples() if examples else [])
+    if not names:
+        raise UsageError("name at least one play file or directory (or --examples)")
+    for f in cards_files:   # a bad --cards file is a usage error before anything is checked
+        try:
+            catalogue.load_file(f)
+        except catalogue.CatalogueError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(2)
+    verdicts = []
+    for f in play_files(names):
+        try:
+            play = load(str(f))
+        except PlayError as e:
+            from .check import Verdict
+            verdicts.append(Verdict(str(f), ruleset or "ocg", "error", message=str(e)))
+            continue
+        verdicts.append(check_play(play, ruleset, cards_files, timeout_ms))
+    click.echo(report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
+    kinds = {v.verdict for v in verdicts}
+    sys.exit(2 if "error" in kinds else 3 if "unknown" in kinds else 1 if "illegal" in kinds else 0)
+
+
+def rule_catalogue(ruleset=None):
+    """One entry per rule ID, in the order the rules are registered."""
+    info, member = rule_info(), rulesets.membership()
+    seen, out = set(), []
+    for r in RULES:
+        if r.id in seen:
+            continue
+        seen.add(r.id)
+        parts = [p for p in RULES if p.id == r.id]
+        entry = dict(info[r.id])
+        entry["id"] = entry.pop("rule")
+        entry["rulesets"] = member.get(r.id, [])
+        entry["shapes"] = sorted({p.shape for p in parts})
+        entry["expressible"] = "partial" if any(p.expressible == "partial" for p in parts) else "full"
+        entry["note"] = " ".join(p.note for p in parts if p.note)
+        entry["family"] = r.family
+        if ruleset is None or ruleset in entry["rulesets"]:
+            out.append(entry)
+    return out
+
+
+@main.command()
+@click.option("--ruleset", type=click.Choice(rulesets.NAMES))
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rules(ruleset, fmt):
+    """List the rules: ID, statement, source lines, rule sets."""
+    entries = rule_catalogue(ruleset)
+    if fmt == "json":
+        click.echo(json.dumps(entries, indent=2, ensure_ascii=False))
+        return
+    for e in entries:
+        flag = " [partly expressible]" if e["expressible"] == "partial" else ""
+        click.echo(f"{e['id']:6} {'/'.join(e['rulesets']):8} {e['statement']} ({'; '.join(e['sources'])}){flag}")
+
+
+@main.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--cards", "cards_files", multiple=True, type=click.Path(dir_okay=False))
+def cards(fmt, cards_files):
+    """List the card catalogue."""
+    try:
+        cat = catalogue.catalogue(cards_files)
+    except catalogue.CatalogueError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    if fmt == "json":
+        click.echo(json.dumps([c.to_dict() for c in cat.values()], indent=2, ensure_ascii=False))
+        return
+    for c in cat.values():
+        stats = f" {c.atk}/{c.def_} L{c.level}" if c.type == "monster" else ""
+        kinds = ", ".join(e.kind for e in c.effects) or "no effects"
+        click.echo(f"{c.name} -- {c.subtype} {c.type}{stats}; {kinds}")

@@ -1,0 +1,30 @@
+"""Render verdicts for people (text) and programs (JSON)."""
+from __future__ import annotations
+
+import json
+
+
+def text(verdicts) -> str:
+    out = []
+    for v in verdicts:
+        head = f"{v.path}: {v.verdict.upper()} under {v.ruleset}"
+        if v.expect:
+            head += " (as expected)" if v.matches_expect() else f" (EXPECTED {v.expect.upper()}" + (
+                f" citing {' '.join(v.expect_rules)})" if v.expect_rules else ")")
+        out.append(head)
+        if v.verdict == "illegal":
+            fi = v.first_illegal
+            out.append(f"  first illegal action: #{fi['index']} (line {fi['line']}): {fi['action'].strip()}")
+            out.append("  breaks:")
+            for r in v.violations:
+                out.append(f"    {r['rule']} ({'; '.join(r['sources'])}): {r['statement']}")
+            out.append("  because:")
+            for f in v.facts:
+                out.append(f"    - {f}")
+        elif v.message:
+            out.append(f"  {v.message}")
+    return "\n".join(out)
+
+
+def as_json(verdicts) -> str:
+    return json.dumps([v.to_dict() for v in verdicts], indent=2, ensure_ascii=False)

@@ -1,0 +1,188 @@
+"""What a rule is, and the context rules are written against.
+
+A rule is written once, as a z3 term over one step of play: the state before
+(`ctx.pre`), the action (`ctx.act`) and the state after (`ctx.post`). There are
+three shapes:
+
+* restriction -- a constraint every step must satisfy (`build` returns a BoolRef);
+* permission  -- grants that a gate restriction asks for (`build` returns
+  {gate: BoolRef}); a gate is satisfied when any granted permission holds;
+* update      -- how the state after follows from the state before
+  (`build` returns [Update]); updates make the step relation deterministic.
+
+A rule may also say what holds when it is *absent* from a rule set (`absent`),
+for rules whose absence is not simply "no constraint".
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import z3
+
+from .. import vocab
+from ..state import A, NONE, Action, State, Statics
+
+RULES: list["Rule"] = []
+
+
+@dataclass
+class Update:
+    var: str          # State attribute name, e.g. "window" or "atk"
+    index: int | None  # list index for per-card / per-effect / per-link variables
+    when: z3.BoolRef
+    value: z3.ExprRef
+
+
+@dataclass
+class Rule:
+    id: str
+    statement: str
+    sources: tuple[str, ...]
+    rulesets: tuple[str, ...]
+    shape: str                    # restriction | permission | update
+    build: Callable
+    absent: Callable | None = None
+    expressible: str = "full"     # full | partial
+    note: str = ""                # for partial rules: what is left out, and why
+    family: str = ""
+
+    def to_dict(self):
+        return {
+            "id": self.id,
+            "statement": self.statement,
+            "sources": list(self.sources),
+            "rulesets": list(self.rulesets),
+            "shape": self.shape,
+            "expressible": self.expressible,
+            "note": self.note,
+            "family": self.family,
+        }
+
+
+def rule(id, statement, sources, rulesets=("ocg", "tcg"), shape="restriction",
+         expressible="full", note="", absent=None):
+    """Register the decorated builder as a rule."""
+    def wrap(fn):
+        family = fn.__module__.rsplit(".", 1)[-1]
+        RULES.append(Rule(id, statement, tuple(sources), tuple(rulesets), shape, fn,
+                          absent, expressible, note, family))
+        return fn
+    return wrap
+
+
+@dataclass
+class Ctx:
+    """Everything a rule builder may read: the step's records and the rule set."""
+
+    ruleset: "object"
+    ncards: int
+    neffects: int
+    pre: State = field(init=False)
+    post: State = field(init=False)
+    act: Action = field(init=False)
+    S: Statics = field(init=False)
+
+    def __post_init__(self):
+        self.pre = State("pre_", self.ncards, self.neffects)
+        self.post = State("post_", self.ncards, self.neffects)
+        self.act = Action()
+        self.S = Statics()
+        self.cards = range(self.ncards)
+        self.effects = range(self.neffects)
+        self._grants: dict[str, list[z3.BoolRef]] = {}
+        self._lits: dict[str, z3.BoolRef] = {}
+
+    def lit(self, rule_id):
+        """The literal that switches rule `rule_id` on (False when the set lacks it)."""
+        return self._lits.get(rule_id, z3.BoolVal(False))
+
+    # --- selection over fixed-size lists -------------------------------------------
+    @staticmethod
+    def sel(values, index, default=None):
+        """values[index] for a symbolic index (If-chain); `default` when out of range."""
+        out = default if default is not None else values[0]
+        for k in range(len(values) - 1, -1, -1):
+            out = z3.If(index == k, values[k], out)
+        return out
+
+    def card_of(self, eff):
+        return self.S.inst(eff)
+
+    def per_card(self, values, card, default=None):
+        return self.sel(values, card, default)
+
+    # --- the step's action -----------------------------------------------------------
+    def is_(self, *kinds):
+        return z3.Or([self.act.kind == A[k] for k in kinds])
+
+    @property
+    def activating(self):
+        return self.act.kind == A["activate"]
+
+    @property
+    def eff(self):
+        return self.act.eff
+
+    @property
+    def card(self):
+        return self.S.inst(self.act.eff)
+
+    # --- windows ---------------------------------------------------------------------
+    def win(self, *names, state=None):
+        st = state if state is not None else self.pre
+        return z3.Or([st.window == vocab.W[n] for n in names]) if names else z3.BoolVal(False)
+
+    def ds(self, state=None):
+        return self.win(*self.ruleset.damage_step, state=state)
+
+    # --- the Chain -------------------------------------------------------------------
+    def link(self, values, k):
+        """values of link k (0-based) for a symbolic k."""
+        return self.sel(values, k)
+
+    @property
+    def top_eff(self):
+        return self.link(self.pre.link_eff, self.pre.chain_len - 1)
+
+    def top_target(self):
+        return self.link(self.pre.link_target, self.pre.chain_len - 1)
+
+    @property
+    def chain_open(self):
+        return self.pre.chain_len > 0
+
+    def opp(self, player):
+        return 1 - player
+
+    # --- effect properties -------------------------------------------------------------
+    def kind_is(self, eff, *kinds):
+        return self.kind_is_card(self.S.inst(eff), *kinds)
+
+    def kind_is_card(self, card, *kinds):
+        return z3.Or([self.S.ckind(card) == vocab.K[k] for k in kinds])
+
+    def ekind_is(self, eff, *kinds):
+        return z3.Or([self.S.ekind(eff) == vocab.EK[k] for k in kinds])
+
+    def names_any(self, eff, timings):
+        return z3.Or([self.S.names[t](eff) for t in timings]) if timings else z3.BoolVal(False)
+
+    def monster_in_zone(self, card, state=None):
+        st = state if state is not None else self.pre
+        return z3.And(card != NONE, self.sel(st.loc, card, z3.IntVal(0)) == vocab.L["monster_zone"])
+
+    def monsters_of(self, player, state=None):
+        """Number of monsters `player` controls."""
+        st = state if state is not None else self.pre
+        return z3.Sum([z3.If(z3.And(st.loc[i] == vocab.L["monster_zone"], self.S.ctrl(i) == player), 1, 0)
+                       for i in self.cards]) if self.ncards else z3.IntVal(0)
+
+    # --- gates -----------------------------------------------------------------------------
+    def grant(self, gate):
+        """Or of the permissions granted to `gate` by the rules of this set."""
+        grants = self._grants.get(gate, [])
+        return z3.Or(grants) if grants else z3.BoolVal(False)
+
+    def add_grant(self, gate, term):
+        self._grants.setdefault(gate, []).append(term)

@@ -1,0 +1,186 @@
+"""Damage calculation (section 7), battle damage modifiers (section 9) and monsters
+determined destroyed by battle (section 8)."""
+import z3
+
+from .. import vocab
+from ..state import CALC_DONE, CALC_PENDING, CALC_SKIPPED, NONE
+from .base import Update, rule
+from .battle import chain_end
+from .chain import closing
+
+MZ, GY = vocab.L["monster_zone"], vocab.L["graveyard"]
+BDM = {name: i for i, name in enumerate(vocab.BATTLE_DAMAGE_MODIFIERS)}
+BD_ORDER = (  # BD-1 (S2 63-75): the classes in the order they apply
+    ("double",), ("both_take",), ("redirect_to_opponent", "opponent_also_takes", "redirect_to_self"),
+    ("gain_instead",), ("double_taken", "halve_taken"), ("opponent_damage_zero",),
+)
+
+
+def calc_now(ctx):
+    """Damage calculation is performed in this step: the calculation window closes, or its
+    one Chain finishes resolving (D3-3, T4)."""
+    pre = ctx.pre
+    return z3.And(ctx.win(ctx.ruleset.calc_window), pre.calc == CALC_PENDING,
+                  z3.Or(closing(ctx), chain_end(ctx)))
+
+
+def outcome(ctx):
+    """The terms of one damage calculation, read from the state after this step's resolution."""
+    S, pre, post = ctx.S, ctx.pre, ctx.post
+    a, t = pre.attacker, pre.target
+    direct = t == NONE
+    sel = ctx.sel
+    a_atk = sel(post.atk, a, z3.IntVal(0))
+    t_atk = sel(post.atk, t, z3.IntVal(0))
+    defending = z3.And(z3.Not(direct), sel(post.defpos, t, z3.BoolVal(False)))
+
+    def bonus(to_attacker):
+        parts = []
+        for j in ctx.cards:
+            live = z3.And(post.faceup[j], post.loc[j] != GY, post.loc[j] != vocab.L["banished"],
+                          post.loc[j] != vocab.L["hand"], post.loc[j] != vocab.L["none"],
+                          z3.Not(post.dbb[j]), S.calc_amount(j) != 0,
+                          S.calc_to_attacker(j) == to_attacker)
+            when = z3.Or(S.calc_when(j) == 0, z3.And(z3.Not(direct), t_atk > a_atk))
+            parts.append(z3.If(z3.And(live, when), S.calc_amount(j), 0))
+        return z3.Sum(parts) if parts else z3.IntVal(0)
+
+    at_calc = z3.Or(ctx.lit("D3-4"), ctx.lit("T4"))
+    A = a_atk + z3.If(at_calc, bonus(True), 0)
+    T = z3.If(defending, sel(post.def_, t, z3.IntVal(0)), t_atk + z3.If(at_calc, bonus(False), 0))
+    gone = z3.Or(z3.Not(ctx.monster_in_zone(a, post)), z3.And(z3.Not(direct), z3.Not(ctx.monster_in_zone(t, post))))
+    # D2-7 (OCG) and T4 (TCG): a battling monster gone by an effect stops the calculation
+    skipped = z3.Or(pre.calc == CALC_SKIPPED, z3.And(z3.Or(ctx.lit("D2-7"), ctx.lit("T4")), gone))
+    # DC-4: a skipped calculation destroys nobody and deals no damage
+    live = z3.Or(z3.Not(ctx.lit("DC-4")), z3.Not(skipped))
+    fight = z3.And(live, z3.Not(direct))
+    dc1, dc2, dc3 = ctx.lit("DC-1"), ctx.lit("DC-2"), ctx.lit("DC-3")
+    t_dies = z3.And(fight, z3.If(defending, z3.And(dc2, A > T), z3.And(dc1, A >= T)))
+    a_dies = z3.And(fight, z3.Not(defending), dc1, A <= T)
+    to_t_ctrl = z3.If(z3.And(fight, z3.Not(defending), dc1, A > T), A - T, 0)
+    to_a_ctrl = z3.If(z3.And(fight, A < T, z3.If(defending, dc2, dc1)), T - A, 0)
+    to_opp_direct = z3.If(z3.And(live, direct, dc3), A, 0)
+    pa = S.ctrl(a)
+    dmg = [z3.If(pa == p, to_a_ctrl, to_t_ctrl + to_opp_direct) for p in (0, 1)]
+    dmg = modify(ctx, dmg, a, t)
+    return skipped, t_dies, a_dies, dmg
+
+
+def modify(ctx, dmg, a, t):
+    """Battle damage modifiers of the two battling monsters (BD-1 order, else attacker first)."""
+    S, post = ctx.S, ctx.post
+
+    def apply(card, names, d):
+        m, c = S.bd_mod(card), S.ctrl(card)
+        # modifiers apply at the calculation itself, alongside the destruction it decides
+        live = z3.And(card != NONE, ctx.monster_in_zone(card, post), z3.Not(ctx.sel(ctx.pre.dbb, card)))
+        own, opp = z3.If(c == 0, d[0], d[1]), z3.If(c == 0, d[1], d[0])
+        rules = {
+            "double": (own, opp * 2),
+            "both_take": (z3.If(own > opp, own, opp), z3.If(own > opp, own, opp)),
+            "redirect_to_opponent": (z3.IntVal(0), opp + own),
+            "opponent_also_takes": (own, opp + own),
+            "redirect_to_self": (own + opp, z3.IntVal(0)),
+            "gain_instead": (-own, opp),
+            "double_taken": (own * 2, opp * 2),
+            "halve_taken": (own / 2, opp / 2),
+            "opponent_damage_zero": (own, z3.IntVal(0)),
+        }
+        new_own, new_opp = own, opp
+        for name in names:
+            hit = z3.And(live, m == BDM[name])
+            new_own = z3.If(hit, rules[name][0], new_own)
+            new_opp = z3.If(hit, rules[name][1], new_opp)
+        return [z3.If(c == 0, new_own, new_opp), z3.If(c == 0, new_opp, new_own)]
+
+    ordered = list(dmg)
+    gained = z3.BoolVal(False)
+    for names in BD_ORDER:
+        before = ordered
+        for card in (a, t):
+            ordered = apply(card, names, ordered)
+        if names == ("gain_instead",):
+            gained = z3.Or([z3.And(card != NONE, S.bd_mod(card) == BDM["gain_instead"]) for card in (a, t)])
+        else:
+            ordered = [z3.If(gained, before[p], ordered[p]) for p in (0, 1)]
+    timestamp = list(dmg)
+    every = tuple(n for names in BD_ORDER for n in names)
+    for card in (a, t):
+        timestamp = apply(card, every, timestamp)
+    bd1 = ctx.lit("BD-1")
+    return [z3.If(bd1, ordered[p], timestamp[p]) for p in (0, 1)]
+
+
+def calc_updates(ctx):
+    pre = ctx.pre
+    now = calc_now(ctx)
+    skipped, t_dies, a_dies, dmg = outcome(ctx)
+    ups = [Update("calc", None, now, z3.If(skipped, CALC_SKIPPED, CALC_DONE))]
+    for p in (0, 1):
+        ups += [Update("bd", p, now, z3.If(dmg[p] > 0, dmg[p], 0)),
+                Update("lp", p, now, pre.lp[p] - dmg[p])]
+    for i in ctx.cards:
+        dies = z3.Or(z3.And(pre.target == i, t_dies), z3.And(pre.attacker == i, a_dies))
+        kills = z3.Or(z3.And(pre.attacker == i, t_dies), z3.And(pre.target == i, a_dies))
+        ups += [Update("dbb", i, now, dies), Update("destroyer", i, now, kills)]
+    return ups
+
+
+@rule("DC-1", "Target in Attack Position: the higher ATK destroys the lower and its controller "
+      "takes the difference; equal ATK destroys both with no damage.", ["S1 32-43"], shape="update")
+def dc1(ctx):
+    return calc_updates(ctx)
+
+
+@rule("DC-2", "Target in Defense Position: ATK above DEF destroys it with no damage; equal: "
+      "nothing happens; lower: nothing is destroyed and the attacker's controller takes DEF - ATK.",
+      ["S1 44-54"], shape="update")
+def dc2(ctx):
+    return []
+
+
+@rule("DC-3", "Direct attack: the opponent takes damage equal to the attacker's ATK.",
+      ["S1 55-56"], shape="update")
+def dc3(ctx):
+    return []
+
+
+@rule("DC-4", "If damage calculation was skipped or stopped (the attack target or the attacker "
+      "left the field, or an effect skipped it) no battle damage is dealt and nobody is destroyed "
+      "by battle.", ["S3 40", "S0-TCG 59", "S0-TCG 78"], shape="update")
+def dc4(ctx):
+    return []
+
+
+@rule("BD-1", "Battle damage modifiers apply in this order: double battle damage; both players "
+      "take it; redirections; gain LP instead (stop there); doubled/halved; becomes a fixed "
+      "value.", ["S2 63-75"], shape="update", expressible="partial",
+      note="Only the modifiers of the two battling monsters are applied (the catalogue's "
+           "`battle_damage_modifier`); modifiers from other cards are not modelled. Where a rule "
+           "set lacks BD-1 the tool applies the attacker's modifier, then the target's.")
+def bd1(ctx):
+    return []
+
+
+@rule("AB-1", "Monsters determined destroyed by battle cannot be targeted, cannot change battle "
+      "position or ATK/DEF, and their optional Quick Effects cannot be activated, until they "
+      "leave the field.", ["S3 49-60"], expressible="partial",
+      note="Continuous Effects that stop, return to hand (\"Last Minute Cancel\") and costs "
+           "(\"Doomcaliber Knight\") are not modelled: the tool has no costs or hand-return "
+           "results.")
+def ab1(ctx):
+    S, pre, act = ctx.S, ctx.pre, ctx.act
+    target_ok = z3.Implies(act.target != NONE, z3.Not(ctx.sel(pre.dbb, act.target, z3.BoolVal(False))))
+    quick_ok = z3.Implies(z3.And(ctx.ekind_is(act.eff, "quick"), z3.Not(S.mandatory(act.eff))),
+                          z3.Not(ctx.sel(pre.dbb, S.inst(act.eff), z3.BoolVal(False))))
+    return z3.Implies(ctx.activating, z3.And(target_ok, quick_ok))
+
+
+@rule("AB-1", "", ["S3 49-60"], shape="update")
+def ab1_frozen(ctx):
+    pre = ctx.pre
+    # listed before the resolution updates, so it wins: their ATK/DEF and position stay
+    return [u for i in ctx.cards for u in (
+        Update("atk", i, z3.And(pre.dbb[i], ctx.is_("resolve_link")), pre.atk[i]),
+        Update("defpos", i, z3.And(pre.dbb[i], ctx.is_("resolve_link")), pre.defpos[i]),
+    )]

@@ -1,0 +1,89 @@
+"""General game mechanics the sources take for granted (GEN-*). They are not in rules.md;
+docs/interpretations.md says why each is needed."""
+import z3
+
+from .. import vocab
+from ..state import CALC_DONE, CALC_PENDING, CALC_SKIPPED, CL, NONE
+from .base import Update, rule
+from .chain import is_trigger
+from .tables import condition_holds, timed
+
+MZ, STZ, HAND, GY, BAN = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "hand", "graveyard", "banished"))
+GENERAL = ["card text and game mechanics (not in the sources)"]
+
+
+@rule("GEN-1", "An effect is activated only when its own condition holds; an effect that names a "
+      "timing, or is triggered, only in a window the rule set opens for it, and a triggered "
+      "effect only while its trigger is pending.", GENERAL)
+def gen1(ctx):
+    S, pre, e = ctx.S, ctx.pre, ctx.eff
+    in_window = z3.Implies(timed(ctx, e), ctx.grant("timing"))
+    pending = z3.Implies(is_trigger(ctx, e), ctx.sel(pre.trig, e, z3.BoolVal(False)))
+    return z3.Implies(ctx.activating, z3.And(condition_holds(ctx, e, pre), in_window, pending))
+
+
+@rule("GEN-1", "", GENERAL, shape="update")
+def gen1_clear(ctx):
+    pre, post, act = ctx.pre, ctx.post, ctx.act
+    entering = post.window != pre.window
+    return [Update("trig", e, z3.Or(z3.And(ctx.activating, act.eff == e), entering), z3.BoolVal(False))
+            for e in ctx.effects]
+
+
+def where_ok(ctx):
+    """GEN-2: the card is where its effect is activated from."""
+    S, pre, e = ctx.S, ctx.pre, ctx.eff
+    c = S.inst(e)
+    loc, up = ctx.sel(pre.loc, c, z3.IntVal(0)), ctx.sel(pre.faceup, c, z3.BoolVal(False))
+    spell_trap = z3.Not(ctx.kind_is_card(c, *[k for k in vocab.CARD_KINDS if k.startswith("monster")]))
+    set_card = z3.And(loc == STZ, z3.Not(up))
+    spell_from_hand = z3.And(loc == HAND, ctx.kind_is_card(c, *[k for k in vocab.CARD_KINDS if k.startswith("spell")]),
+                             ctx.act.player == S.tp)
+    st_ok = z3.Or(set_card, spell_from_hand,
+                  z3.And(z3.Not(ctx.ekind_is(e, "activation")), up, z3.Or(loc == STZ, loc == vocab.L["field_zone"])))
+    left_field = z3.Or([S.cond(e) == vocab.CO[n] for n in ("destroyed_by_battle",)])
+    flip_anywhere = z3.And(z3.BoolVal(not ctx.ruleset.flip_effect_needs_field), S.cond(e) == vocab.CO["flipped_by_attack"])
+    monster_ok = z3.If(S.from_hand(e), loc == HAND,
+                       z3.If(S.from_gy(e), loc == GY,
+                             z3.Or(z3.And(loc == MZ, up),
+                                   z3.And(left_field, z3.Or(loc == GY, loc == BAN)),
+                                   flip_anywhere)))
+    return z3.And(S.ctrl(c) == ctx.act.player, z3.If(spell_trap, st_ok, monster_ok))
+
+
+@rule("GEN-2", "", GENERAL)
+def gen2(ctx):
+    return z3.Implies(ctx.activating, where_ok(ctx))
+
+
+@rule("GEN-3", "After a battle ends its marks are cleared: destroyed-by-battle, flipped, battle "
+      "damage and the calculation state.", GENERAL, shape="update")
+def gen3(ctx):
+    pre, post = ctx.pre, ctx.post
+    back = z3.And(z3.Or(ctx.ds(), ctx.win("attack_declared", "battle_step")),
+                  z3.Not(post.attacking), z3.Not(ctx.ds(post)), pre.attacking)
+    ups = [Update("bd", p, back, z3.IntVal(0)) for p in (0, 1)]
+    ups.append(Update("calc", None, back, z3.IntVal(CALC_PENDING)))
+    for i in ctx.cards:
+        ups += [Update(name, i, back, z3.BoolVal(False)) for name in ("dbb", "destroyer", "flipped")]
+    return ups
+
+
+@rule("GEN-4", "What a play claims about the state (LP, ATK, destroyed by battle, location, "
+      "window, face-up, damage calculation) must be what the rules produce.", GENERAL)
+def gen4(ctx):
+    pre, act = ctx.pre, ctx.act
+    c, v = act.card, act.value
+    sel = ctx.sel
+    checks = {
+        "lp": sel(pre.lp, act.player) == v,
+        "destroyed_by_battle": sel(pre.dbb, c, z3.BoolVal(False)) == (v == 1),
+        "location": sel(pre.loc, c, z3.IntVal(0)) == v,
+        "atk": sel(pre.atk, c, z3.IntVal(0)) == v,
+        "window": pre.window == v,
+        "face_up": sel(pre.faceup, c, z3.BoolVal(False)) == (v == 1),
+        "calc": pre.calc == v,
+    }
+    body = z3.And([z3.Implies(act.claim == CL[k], t) for k, t in checks.items()])
+    said_next = z3.Implies(z3.And(ctx.is_("next"), act.window != NONE), ctx.post.window == act.window)
+    return z3.And(z3.Implies(ctx.is_("claim"), body), said_next)

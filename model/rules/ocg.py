@@ -1,0 +1,206 @@
+"""The OCG Damage Step in five parts (rules.md section 5).
+
+Much of each part is a row of the `ocg` rule set's tables (which effects a part admits,
+where the target is flipped, which part follows); what is not tabular is here.
+"""
+import z3
+
+from .. import vocab
+from ..state import A, NONE
+from .base import Update, rule
+from .battle import chain_end
+from .calc import calc_now
+
+OCG = ("ocg",)
+
+
+def table_rule(id, statement, sources, **kw):
+    """A rule whose terms are rows of the rule set's tables (model/rulesets/*.json)."""
+    rule(id, statement, sources, shape="table", **kw)(lambda ctx: [])
+
+
+table_rule("D1-1", "At the start of the Damage Step a face-down attack target stays face-down; its "
+           "effects do not activate yet.", ["S0-OCG 164", "S3 18"])
+table_rule("D1-2", "Effects that apply \"only during the Damage Step\" (\"Steamroid\") apply.",
+           ["S3 12"], expressible="partial",
+           note="Continuous ATK/DEF changes limited to the Damage Step are not in the catalogue's "
+                "vocabulary; the rule is documented, not enforced.")
+table_rule("D1-3", "Effects that activate \"at the start of the Damage Step\" may be activated; "
+           "mandatory ones must activate.", ["S0-OCG 166-167", "S3 14", "S2 45"])
+table_rule("D1-4", "Direct ATK/DEF changers may be activated at the start of the Damage Step; "
+           "multiple Chains are allowed.", ["S0-OCG 168-169", "S3 17"])
+
+
+@rule("D1-5", "A face-down target destroyed at the start of the Damage Step is never flipped, so "
+      "its Flip Effect cannot activate; the attacker still counts as having attacked.",
+      ["S3 18", "S2 43"])
+def d1_5(ctx):
+    S = ctx.S
+    never_flipped = z3.Not(ctx.sel(ctx.pre.flipped, S.inst(ctx.eff), z3.BoolVal(False)))
+    return z3.Implies(z3.And(ctx.activating, ctx.ekind_is(ctx.eff, "flip"), ctx.ds()), z3.Not(never_flipped))
+
+
+table_rule("D2-1", "Before damage calculation the face-down attack target is flipped face-up; its "
+           "Flip Effect waits until after damage calculation (S3 21: even if it left the field; "
+           "S2 81: not if it left the field -- a source conflict).", ["S0-OCG 173", "S3 20-21", "S2 49"])
+table_rule("D2-2", "The flipped monster's Continuous Effects apply at once, and Continuous Effects "
+           "apply to it.", ["S0-OCG 174-175", "S3 22"], expressible="partial",
+           note="Continuous Effects (\"Jinzo\", \"Gaap the Divine Soldier\") are not modelled beyond "
+                "damage-calculation ATK bonuses.")
+table_rule("D2-3", "Effects that prevent a face-down monster from being attacked do not apply to "
+           "this attack.", ["S3 26-28"], expressible="partial",
+           note="Attack-target protection is not modelled: no play can be refused by it.")
+table_rule("D2-4", "Self-destroying Continuous Effects (\"Giant Kozaky\") wait until after damage "
+           "calculation.", ["S3 31", "S0-OCG 195"], expressible="partial",
+           note="Self-destruction conditions are not in the catalogue.")
+
+
+@rule("D2-5", "If the attack target is changed to face-down Defense Position before damage "
+      "calculation, it is flipped face-up again at once.", ["S3 33"], shape="update")
+def d2_5(ctx):
+    from .resolution import applies
+    pre = ctx.pre
+    window = ctx.win("ds_before_calc", "ds_during_calc")
+    return [Update("faceup", i, z3.And(applies(ctx, "set_face_down"), ctx.top_target() == i,
+                                       pre.target == i, window), z3.BoolVal(True))
+            for i in ctx.cards]
+
+
+table_rule("D2-6", "\"Before damage calculation\" effects may be activated and mandatory ones must "
+           "activate; direct ATK/DEF changers may be activated; multiple Chains are allowed.",
+           ["S0-OCG 177-180", "S3 35-38", "S2 51"])
+table_rule("D2-7", "If the attack target left the Monster Zone by an effect during the Damage Step, "
+           "damage calculation is not performed; the rest of the Damage Step goes on.", ["S3 40"])
+
+
+@rule("D3-1", "During damage calculation only effects that can be activated \"during damage "
+      "calculation\", and effects that negate them, may be activated.",
+      ["S0-OCG 184-186", "S3 41-48", "S2 53-57"])
+def d3_1(ctx):
+    S = ctx.S
+    names_calc = S.names["during_calc"]
+    negates_one = z3.And(S.negates(ctx.eff) != vocab.NG["none"], ctx.pre.chain_len > 0,
+                         names_calc(ctx.top_eff))
+    return z3.Implies(z3.And(ctx.activating, ctx.win("ds_during_calc")),
+                      z3.Or(names_calc(ctx.eff), negates_one))
+
+
+@rule("D3-2", "ATK/DEF changers cannot be activated during damage calculation unless they say so; "
+      "from then to the end of the Damage Step no ATK/DEF changer can be activated.",
+      ["S0-OCG 187", "S3 42", "S3 82"])
+def d3_2(ctx):
+    S = ctx.S
+    changes = S.atkdef(ctx.eff) != vocab.AD["none"]
+    during = z3.And(ctx.win("ds_during_calc"), z3.Not(S.names["during_calc"](ctx.eff)))
+    later = ctx.win("ds_after_calc", "ds_end")
+    return z3.Implies(z3.And(ctx.activating, changes), z3.Not(z3.Or(during, later)))
+
+
+@rule("D3-3", "During damage calculation only one Chain is allowed; after it resolves, damage "
+      "calculation is performed and no new Chain can be started.", ["S0-OCG 188", "S2 57"])
+def d3_3(ctx):
+    pre = ctx.pre
+    return z3.Implies(z3.And(ctx.activating, ctx.win("ds_during_calc"), pre.chain_len == 0),
+                      pre.chains == 0)
+
+
+@rule("D3-3", "", ["S0-OCG 188", "S2 57"], shape="update")
+def d3_3_calc(ctx):
+    return [Update("window", None, z3.And(chain_end(ctx), ctx.win("ds_during_calc")),
+                   z3.IntVal(vocab.W["ds_after_calc"]))]
+
+
+table_rule("D3-4", "Effects that apply only during damage calculation (\"Skyscraper\") apply after "
+           "that Chain, at damage calculation.", ["S0-OCG 190-192", "S3 43-46"])
+table_rule("D3-5", "Damage calculation compares ATK/DEF, decides which monster is destroyed by "
+           "battle and inflicts battle damage; a monster destroyed by battle is not yet sent to the "
+           "Graveyard.", ["S3 47-48", "S0-OCG 190"])
+
+
+@rule("D3-6", "After damage calculation no recalculation happens even if a monster leaves the "
+      "field or its ATK/DEF changes.", ["S0-OCG 193", "S2 61"], shape="update")
+def d3_6(ctx):
+    # the calculation's results stay as they were until the battle ends
+    pre = ctx.pre
+    done = z3.And(pre.calc != 0, z3.Not(calc_now(ctx)), ctx.ds(), ctx.ds(ctx.post))
+    ups = [Update("bd", p, done, pre.bd[p]) for p in (0, 1)]
+    ups += [Update("dbb", i, z3.And(done, z3.Not(ctx.is_("replace"))), pre.dbb[i]) for i in ctx.cards]
+    return ups
+
+
+@rule("D3-7", "Replacement-for-destruction effects are decided at damage calculation: only a "
+      "monster determined destroyed by battle can be replaced, by another face-up monster its "
+      "controller controls.", ["S2 57"])
+def d3_7(ctx):
+    S, pre, act = ctx.S, ctx.pre, ctx.act
+    c, o = act.card, act.other
+    ok = z3.And(ctx.sel(pre.dbb, c, z3.BoolVal(False)), c != o, ctx.monster_in_zone(o),
+                ctx.sel(pre.faceup, o, z3.BoolVal(False)), S.ctrl(o) == S.ctrl(c))
+    return z3.Implies(ctx.is_("replace"), z3.And(ok, ctx.grant("replace")))
+
+
+table_rule("D4-1", "Monsters destroyed by battle stay on the field until the end of the Damage Step.",
+           ["S3 49-50", "S0-OCG 205"])
+table_rule("D4-2", "A surviving self-destroying monster is destroyed now if its condition holds.",
+           ["S3 61-62", "S0-OCG 195"], expressible="partial",
+           note="Self-destruction conditions are not in the catalogue.")
+table_rule("D4-3", "A monster flipped in the Damage Step is sent to the Graveyard under \"Gozen "
+           "Match\" if its Attribute differs, or destroyed if it conflicts with an \"only 1\" "
+           "restriction.", ["S3 63-65"], expressible="partial",
+           note="\"Gozen Match\" and \"only 1\" restrictions are not modelled.")
+table_rule("D4-4", "Flip Effects, and Trigger Effects that activate when flipped face-up, activate "
+           "after damage calculation.", ["S0-OCG 199", "S2 79"])
+table_rule("D4-5", "\"After damage calculation\" effects, effects that respond to battle damage, "
+           "and mandatory ones activate after damage calculation.", ["S0-OCG 200-203", "S3 66"])
+table_rule("D4-6", "Effects such as \"Skill Drain\" still affect monsters destroyed by battle, which "
+           "are still on the field.", ["S0-OCG 205"], expressible="partial",
+           note="Continuous effects on destroyed monsters are not modelled.")
+
+
+@rule("D4-7", "Replacement-for-destruction effects are applied at the very start of the part after "
+      "damage calculation, without a Chain.", ["S2 81"], shape="permission")
+def d4_7(ctx):
+    pre = ctx.pre
+    return {"replace": z3.And(ctx.win("ds_after_calc"), pre.chains == 0, pre.chain_len == 0,
+                              pre.passes == 0)}
+
+
+@rule("D4-7", "", ["S2 81"], shape="update")
+def d4_7_apply(ctx):
+    act = ctx.act
+    rep = ctx.is_("replace")
+    ups = []
+    for i in ctx.cards:
+        ups += [Update("dbb", i, z3.And(rep, act.card == i), z3.BoolVal(False)),
+                Update("loc", i, z3.And(rep, act.other == i), z3.IntVal(vocab.L["graveyard"]))]
+    return ups
+
+
+@rule("D5-1", "At the end of the Damage Step monsters destroyed by battle are sent to the "
+      "Graveyard.", ["S0-OCG 209-211", "S3 70"], shape="update", expressible="partial",
+      note="Other destinations (Pendulum to the Extra Deck, \"Macro Cosmos\") are not modelled.")
+def d5_1(ctx):
+    return send_destroyed(ctx, "ds_end")
+
+
+def send_destroyed(ctx, window):
+    pre, post = ctx.pre, ctx.post
+    entering = z3.And(post.window == vocab.W[window], pre.window != post.window)
+    return [Update("loc", i, z3.And(entering, pre.dbb[i], pre.loc[i] == vocab.L["monster_zone"]),
+                   z3.IntVal(vocab.L["graveyard"])) for i in ctx.cards]
+
+
+table_rule("D5-2", "\"At the end of the Damage Step\" effects, and effects responding to a monster "
+           "being destroyed or leaving the field, may be activated; mandatory ones must activate.",
+           ["S0-OCG 213-216", "S3 71", "S2 87"])
+
+
+@rule("D5-3", "At the end of the Damage Step these effects form one Chain; no new Chain can be "
+      "started actively.", ["S2 87"])
+def d5_3(ctx):
+    pre = ctx.pre
+    return z3.Implies(z3.And(ctx.activating, ctx.win("ds_end"), pre.chain_len == 0), pre.chains == 0)
+
+
+table_rule("D5-6", "When nothing more activates or resolves, the Damage Step ends and play returns "
+           "to the Battle Step.", ["S3 75", "S2 91"])

@@ -1,0 +1,118 @@
+"""Rule-set tables turned into terms: each entry is gated by the rule ID it names.
+
+A rule set (model/rulesets/*.json) holds, besides its list of rules:
+* `transitions`: which window follows which when both players pass;
+* `timing_grants`: in which window an effect with a named timing, a trigger
+  condition or an effect kind may be (or, if mandatory, must be) activated;
+* `atk_windows`: the Damage Step windows where ATK/DEF changers are admitted;
+* `flip`: where the face-down attack target is flipped face-up.
+Those are the places where TCG and OCG differ as data.
+"""
+import z3
+
+from .. import vocab
+from ..state import NONE
+from .base import Update
+from .chain import closing, is_trigger
+
+MZ = vocab.L["monster_zone"]
+
+
+def condition_holds(ctx, eff, st):
+    """The effect's own activation condition (vocab.CONDITIONS) in state `st`."""
+    S = ctx.S
+    c = S.inst(eff)
+    p = S.ctrl(c)
+    tgt = st.target
+    sel = ctx.sel
+    battling = z3.And(st.attacking, z3.Or(c == st.attacker, c == tgt))
+    target_up = z3.And(tgt != NONE, sel(st.faceup, tgt))
+    cases = {
+        "none": z3.BoolVal(True),
+        "battling": battling,
+        "own_monster_battling": z3.And(st.attacking, z3.Or(S.ctrl(st.attacker) == p,
+                                                           z3.And(tgt != NONE, S.ctrl(tgt) == p))),
+        "opponent_attacks": z3.And(st.attacking, S.ctrl(st.attacker) != p),
+        "attacked": z3.And(st.attacking, tgt == c),
+        "attacked_face_down": z3.And(st.attacking, tgt == c, st.target_was_face_down),
+        "flipped_by_attack": sel(st.flipped, c),
+        "destroyed_by_battle": sel(st.dbb, c),
+        "destroys_by_battle": z3.And(sel(st.destroyer, c), sel(st.loc, c) == MZ),  # S2 89: it must still be there
+        "monster_destroyed_by_battle": z3.Or(st.dbb) if ctx.ncards else z3.BoolVal(False),
+        "battle_damage_dealt": z3.And(z3.Or(c == st.attacker, c == tgt), ctx.sel(st.bd, 1 - p) > 0),
+        "battle_damage_dealt_direct": z3.And(tgt == NONE, S.ctrl(st.attacker) == p, ctx.sel(st.bd, 1 - p) > 0),
+        "battle_damage_taken": ctx.sel(st.bd, p) > 0,
+        "attacks_face_up_defense": z3.And(st.attacker == c, target_up, sel(st.defpos, tgt)),
+        "attacks_face_up_level_3_or_lower": z3.And(st.attacker == c, target_up, S.level(tgt) <= 3),
+        "attacks_face_up": z3.And(st.attacker == c, target_up),
+        "opponent_monster_count_changed": st.count_changed,
+        "controls_same_archetype": z3.Or([z3.And(c != j, st.loc[j] == MZ, st.faceup[j], S.ctrl(j) == p,
+                                                 S.archetype(j) == S.archetype(c), S.archetype(c) != 0)
+                                          for j in ctx.cards]) if ctx.ncards else z3.BoolVal(False),
+    }
+    out = z3.BoolVal(False)
+    for name, term in cases.items():
+        out = z3.If(S.cond(eff) == vocab.CO[name], term, out)
+    return out
+
+
+def overridden(ctx, eff):
+    """The rule set places this effect by its condition, not by its named timing."""
+    conds = {g["condition"] for g in ctx.ruleset.timing_grants if "condition" in g}
+    return z3.Or([ctx.S.cond(eff) == vocab.CO[c] for c in conds]) if conds else z3.BoolVal(False)
+
+
+def matches(ctx, grant, eff):
+    S = ctx.S
+    if "timing" in grant:
+        return z3.And(S.names[grant["timing"]](eff), z3.Not(overridden(ctx, eff)))
+    if "condition" in grant:
+        return S.cond(eff) == vocab.CO[grant["condition"]]
+    return z3.And(S.ekind(eff) == vocab.EK[grant["kind"]], z3.Not(overridden(ctx, eff)),
+                  z3.Not(z3.Or([S.names[t](eff) for t in vocab.TIMINGS])))
+
+
+def timed(ctx, eff):
+    """Effects whose timing is fixed: triggered effects, and effects that name a timing."""
+    return z3.Or(is_trigger(ctx, eff), z3.Or([ctx.S.names[t](eff) for t in vocab.TIMINGS]))
+
+
+def build(ctx, lit):
+    """(restrictions, grants, updates) from the rule set's tables; `lit(id)` gates an entry."""
+    rs, pre, post, act, S = ctx.ruleset, ctx.pre, ctx.post, ctx.act, ctx.S
+    restrictions, grants, updates = [], [], []
+
+    for g in rs.timing_grants:
+        w = vocab.W[g["window"]]
+        grants.append((g["rule"], "timing", z3.And(pre.window == w, matches(ctx, g, act.eff))))
+        pending = [z3.And(pre.trig[e], S.mandatory(e), matches(ctx, g, e)) for e in ctx.effects]
+        resolving_now = z3.And(ctx.is_("pass"), pre.passes == 1, pre.chain_len > 0)
+        if pending:
+            restrictions.append((g["rule"], z3.Implies(
+                z3.And(pre.window == w, z3.Or(closing(ctx), resolving_now)), z3.Not(z3.Or(pending)))))
+
+    for a in rs.atk_windows:
+        grants.append((a["rule"], "atk_window", pre.window == vocab.W[a["window"]]))
+
+    for t in rs.transitions:
+        when = z3.And(closing(ctx), pre.window == vocab.W[t["from"]])
+        if "attacking" in t:
+            when = z3.And(when, pre.attacking == t["attacking"])
+        updates.append((t["rule"], Update("window", None, when, z3.IntVal(vocab.W[t["to"]]))))
+
+    flip = rs.flip
+    entering_flip = z3.And(post.window == vocab.W[flip["window"]], pre.window != post.window)
+    for i in ctx.cards:
+        hit = z3.And(entering_flip, pre.attacking, pre.target == i, z3.Not(pre.faceup[i]))
+        updates.append((flip["rule"], Update("faceup", i, hit, z3.BoolVal(True))))
+        updates.append((flip["rule"], Update("flipped", i, hit, z3.BoolVal(True))))
+
+    # Trigger Effects become pending when a window opens whose grant matches them.
+    entering = post.window != pre.window
+    for e in ctx.effects:
+        for g in rs.timing_grants:
+            w = vocab.W[g["window"]]
+            when = z3.And(entering, post.window == w, is_trigger(ctx, e), matches(ctx, g, e),
+                          condition_holds(ctx, e, post))
+            updates.append((g["rule"], Update("trig", e, when, z3.BoolVal(True))))
+    return restrictions, grants, updates

@@ -1,0 +1,60 @@
+"""The TCG Damage Step in seven sub-steps (rules.md section 6, S0-TCG 21-133)."""
+import z3
+
+from .. import vocab
+from .base import Update, rule
+from .battle import chain_end
+from .ocg import send_destroyed, table_rule
+
+table_rule("T1", "Start of the Damage Step: Continuous Effects that apply now apply; Trigger Effects "
+           "that activate now do (never against a face-down monster); ATK/DEF changers may be "
+           "activated.", ["S0-TCG 36-45"])
+table_rule("T2", "Flip: the face-down target is flipped face-up; its Flip Effects wait; its "
+           "Continuous Effects apply; ATK/DEF changers may be activated.", ["S0-TCG 47-55"])
+table_rule("T3", "Before damage calculation: \"before damage calculation\" effects, "
+           "when-flipped-by-attack effects and damage effects activate; ATK/DEF changers; multiple "
+           "Chains are allowed.", ["S0-TCG 57-68"])
+
+
+@rule("T4", "At damage calculation only one Chain; only effects activated \"at damage "
+      "calculation\" and effects that negate them can be activated; Continuous \"at damage "
+      "calculation\" effects apply after the Chain; a monster destroyed by an effect now stops "
+      "damage calculation.", ["S0-TCG 70-78"])
+def t4(ctx):
+    S, pre = ctx.S, ctx.pre
+    here = z3.And(ctx.activating, ctx.win("t4_at_calc"))
+    names_calc = S.names["during_calc"]
+    negates_one = z3.And(S.negates(ctx.eff) != vocab.NG["none"], pre.chain_len > 0, names_calc(ctx.top_eff))
+    one_chain = z3.Implies(pre.chain_len == 0, pre.chains == 0)
+    return z3.Implies(here, z3.And(z3.Or(names_calc(ctx.eff), negates_one), one_chain))
+
+
+@rule("T4", "", ["S0-TCG 70-78"], shape="update")
+def t4_calc(ctx):
+    return [Update("window", None, z3.And(chain_end(ctx), ctx.win("t4_at_calc")),
+                   z3.IntVal(vocab.W["t5_battle_damage"]))]
+
+
+@rule("T4-H", "\"Honest\" can be activated from the start of the Damage Step up to and including "
+      "damage calculation.", ["S0-TCG 80-82"], shape="permission")
+def t4_h(ctx):
+    # an effect that names the start of the Damage Step and damage calculation is admitted in
+    # every sub-step between them
+    S = ctx.S
+    span = z3.And(S.names["ds_start"](ctx.eff), S.names["during_calc"](ctx.eff))
+    return {"timing": z3.And(span, ctx.win("t1_start", "t2_flip", "t3_before_calc", "t4_at_calc"))}
+
+
+table_rule("T5", "Battle damage: self-destroyers that survived are destroyed; immediately after "
+           "battle damage \"Flashbang\" can be activated before any other effect; then "
+           "battle-damage triggers.", ["S0-TCG 96-106"])
+table_rule("T6", "Effect resolution: Flip Effects of monsters flipped by the attack activate, with "
+           "when-flipped Triggers and \"after damage calculation\" effects (\"D.D. Warrior Lady\", "
+           "\"Wall of Illusion\").", ["S0-TCG 108-116"])
+
+
+@rule("T7", "End of the Damage Step: destroyed monsters go to the Graveyard; \"destroyed by "
+      "battle\" effects start a Chain.", ["S0-TCG 118-133"], shape="update", expressible="partial",
+      note="\"Macro Cosmos\" banishing and counters (\"B.E.S.\", \"Spacegate\") are not modelled.")
+def t7(ctx):
+    return send_destroyed(ctx, "t7_end")

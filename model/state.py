@@ -1,0 +1,152 @@
+"""The record of solver variables that timing depends on.
+
+A `State` is one snapshot (before or after a step); `Action` is what a player
+does in that step; `Statics` are the facts that do not change during a play
+(card properties, controllers, the turn). The same records serve a concrete
+check (every variable fixed by assumptions) and symbolic questions (some left
+free).
+"""
+from __future__ import annotations
+
+import z3
+
+from . import vocab
+
+ACTIONS = (
+    "enter_bp",       # Main Phase 1 -> Start Step
+    "skip_bp",        # Main Phase 1 -> Main Phase 2 without a Battle Phase
+    "attack",         # declare an attack (card -> target, or direct)
+    "activate",       # activate a card or effect (a response when a Chain is open)
+    "pass",           # pass priority
+    "resolve_link",   # resolve the last Chain Link
+    "next",           # both players pass with an empty Chain: the window closes
+    "end_bp",         # declare the end of the Battle Phase (-> End Step)
+    "retarget",       # after a replay: choose a new target (or direct)
+    "stop_attack",    # after a replay: choose not to attack
+    "replace",        # apply a replacement-for-destruction effect (no Chain)
+    "claim",          # the play states a fact about the state (LP, destroyed...)
+)
+A = {name: i for i, name in enumerate(ACTIONS)}
+
+# What a `claim` states.
+CLAIMS = ("lp", "destroyed_by_battle", "location", "atk", "window", "face_up", "calc")
+CL = {name: i for i, name in enumerate(CLAIMS)}
+
+NONE = -1  # "no card" in card-valued variables
+CALC_PENDING, CALC_DONE, CALC_SKIPPED = 0, 1, 2
+
+
+class State:
+    """Solver variables of one snapshot. `fields()` lists them for iteration."""
+
+    def __init__(self, prefix: str, ncards: int, neffects: int):
+        I, B = (lambda n: z3.Int(prefix + n)), (lambda n: z3.Bool(prefix + n))
+        self.prefix = prefix
+        self.window = I("window")
+        self.prio = I("prio")            # player who may act now
+        self.passes = I("passes")        # consecutive passes (0 or 1)
+        self.chain_len = I("chain_len")
+        self.link_eff = [I(f"link{k}_eff") for k in range(vocab.MAX_CHAIN)]
+        self.link_player = [I(f"link{k}_player") for k in range(vocab.MAX_CHAIN)]
+        self.link_target = [I(f"link{k}_target") for k in range(vocab.MAX_CHAIN)]
+        self.link_negated = [B(f"link{k}_negated") for k in range(vocab.MAX_CHAIN)]
+        self.chains = I("chains")        # Chains started in this window
+        self.resolving = B("resolving")  # both players passed: the Chain is resolving
+        self.attacker = I("attacker")
+        self.target = I("target")        # NONE for a direct attack
+        self.attacking = B("attacking")  # an attack is under way
+        self.count_changed = B("count_changed")  # BS-3/BS-4: target side's monsters changed
+        self.replay = B("replay")        # a replay is pending: the attacker must choose again
+        self.ending = B("ending")        # an effect ends the Battle Phase when the Chain resolves
+        self.calc = I("calc")            # CALC_PENDING / CALC_DONE / CALC_SKIPPED
+        self.target_was_face_down = B("target_was_face_down")
+        self.bd = [I("bd_A"), I("bd_B")]  # battle damage taken in this battle
+        self.lp = [I("lp_A"), I("lp_B")]
+        self.loc = [I(f"c{i}_loc") for i in range(ncards)]
+        self.faceup = [B(f"c{i}_faceup") for i in range(ncards)]
+        self.defpos = [B(f"c{i}_defpos") for i in range(ncards)]
+        self.atk = [I(f"c{i}_atk") for i in range(ncards)]
+        self.def_ = [I(f"c{i}_def") for i in range(ncards)]
+        self.dbb = [B(f"c{i}_dbb") for i in range(ncards)]            # destroyed by battle (AB-1)
+        self.destroyer = [B(f"c{i}_destroyer") for i in range(ncards)]  # destroyed a monster by battle
+        self.attacks = [I(f"c{i}_attacks") for i in range(ncards)]
+        self.hit_direct = [B(f"c{i}_hit_direct") for i in range(ncards)]    # attacked directly this turn
+        self.hit_monster = [B(f"c{i}_hit_monster") for i in range(ncards)]  # attacked a monster this turn
+        self.flipped = [B(f"c{i}_flipped") for i in range(ncards)]    # flipped face-up by the attack
+        self.no_attack = [B(f"c{i}_no_attack") for i in range(ncards)]  # "cannot attack" applies
+        self.trig = [B(f"e{e}_trig") for e in range(neffects)]        # trigger pending in this window
+
+    def fields(self):
+        """(name, variable) for every variable, in a stable order."""
+        out = []
+        for name, value in vars(self).items():
+            if name == "prefix":
+                continue
+            if isinstance(value, list):
+                out.extend((f"{name}[{k}]", v) for k, v in enumerate(value))
+            else:
+                out.append((name, value))
+        return out
+
+
+class Action:
+    """What one step does. Unused fields are NONE / 0."""
+
+    def __init__(self, prefix: str = "act_"):
+        I, B = (lambda n: z3.Int(prefix + n)), (lambda n: z3.Bool(prefix + n))
+        self.kind = I("kind")
+        self.player = I("player")
+        self.eff = I("eff")          # effect activated
+        self.card = I("card")        # attacker / replaced card / claimed card
+        self.target = I("target")    # chosen target card, NONE if none
+        self.direct = B("direct")    # attack / retarget: a direct attack
+        self.window = I("window")    # `next`: the window the play says comes next (NONE: not said)
+        self.link = I("link")        # `activate`: the Chain Link number the play says (0: not said)
+        self.named = I("named")      # `resolve_link`: the effect the play says resolves (NONE: not said)
+        self.other = I("other")      # `replace`: the card destroyed instead
+        self.claim = I("claim")      # `claim`: what is claimed
+        self.value = I("value")      # `claim`: the value claimed
+
+    def fields(self):
+        return [(n, v) for n, v in vars(self).items()]
+
+
+class Statics:
+    """Uninterpreted functions for facts fixed during a play."""
+
+    def __init__(self):
+        Int, Bool = z3.IntSort(), z3.BoolSort()
+        f = z3.Function
+        self.turn = z3.Int("turn")
+        self.tp = z3.Int("turn_player")
+        # per card
+        self.ctrl = f("controller", Int, Int)
+        self.ckind = f("card_kind", Int, Int)
+        self.level = f("level", Int, Int)
+        self.orig_atk = f("original_atk", Int, Int)
+        self.must_attack = f("must_attack", Int, Bool)
+        self.calc_amount = f("calc_modifier_amount", Int, Int)
+        self.calc_to_attacker = f("calc_modifier_to_attacker", Int, Bool)
+        self.calc_when = f("calc_modifier_when", Int, Int)
+        self.bd_mod = f("battle_damage_modifier", Int, Int)
+        self.archetype = f("archetype", Int, Int)
+        self.extra_attacks = f("extra_attacks", Int, Int)
+        self.tyrant_wing = f("attack_restriction_tyrant_wing", Int, Bool)
+        # per effect
+        self.inst = f("effect_card", Int, Int)
+        self.ekind = f("effect_kind", Int, Int)
+        self.from_hand = f("from_hand", Int, Bool)
+        self.from_gy = f("from_graveyard", Int, Bool)
+        self.mandatory = f("mandatory", Int, Bool)
+        self.atkdef = f("atk_def", Int, Int)
+        self.negates = f("negates", Int, Int)
+        self.tclass = f("trigger_class", Int, Int)
+        self.fusion = f("fusion_summon", Int, Bool)
+        self.names = {t: f(f"names_{t}", Int, Bool) for t in vocab.TIMINGS}
+        self.cond = f("condition", Int, Int)
+        self.ruling = f("ruling_allowed", Int, Bool)
+        self.no_ds = f("no_damage_step", Int, Bool)
+        self.res = f("resolution", Int, Int)
+        self.amount = f("amount", Int, Int)
+        self.res_target = f("resolution_target", Int, Int)
+        self.speed = f("spell_speed", Int, Int)

@@ -1,0 +1,102 @@
+"""The step relation: every rule of a rule set compiled once into one solver.
+
+Each rule ID gets a literal `rule:<ID>`. Restrictions are asserted as
+`lit => term`; permissions enter their gate as `lit and term`; updates define
+the state after as an If-chain over `lit and when`. A check assumes every
+literal plus the facts of one step; the unsat core names the rules and facts
+behind an illegal step.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+import z3
+
+from . import rulesets
+from .rules import RULES, Ctx, tables
+from .state import State
+
+
+class StepRelation:
+    def __init__(self, ruleset: rulesets.RuleSet, ncards: int, neffects: int, without: frozenset = frozenset()):
+        self.ruleset = ruleset
+        self.ctx = ctx = Ctx(ruleset, ncards, neffects)
+        ids = [r for r in ruleset.rules if r not in without]
+        self.lits = {rid: z3.Bool(f"rule:{rid}") for rid in ids}
+        # restrictions have literals of their own, so that each can be tested alone
+        self.rlits = {rid: z3.Bool(f"restrict:{rid}") for rid in ids}
+        ctx._lits = self.lits
+        parts = [r for r in RULES if r.id in self.lits]
+        t_restr, t_grants, t_updates = tables.build(ctx, self.lits)
+
+        for r in parts:
+            if r.shape == "permission":
+                for gate, term in r.build(ctx).items():
+                    ctx.add_grant(gate, z3.And(self.lits[r.id], term))
+        for rid, gate, term in t_grants:
+            if rid in self.lits:
+                ctx.add_grant(gate, z3.And(self.lits[rid], term))
+
+        # rule ID -> restriction terms (a rule may have several parts)
+        self.restrictions: dict[str, list[z3.BoolRef]] = {}
+        for r in parts:
+            if r.shape == "restriction":
+                self.restrictions.setdefault(r.id, []).append(r.build(ctx))
+        for rid, term in t_restr:
+            if rid in self.lits:
+                self.restrictions.setdefault(rid, []).append(term)
+        self.absent = [r.absent(ctx) for r in RULES
+                       if r.absent and r.id not in self.lits and r.id in ruleset.rules + tuple(without)]
+
+        updates = [(rid, u) for rid, u in t_updates if rid in self.lits]
+        updates += [(r.id, u) for r in parts if r.shape == "update" for u in r.build(ctx)]
+        self.transition = self._transition(updates)
+
+        self.solver = z3.Solver()
+        for rid, terms in self.restrictions.items():
+            for term in terms:
+                self.solver.add(z3.Implies(self.rlits[rid], term))
+        for term in self.absent:
+            self.solver.add(term)
+        for eq in self.transition:
+            self.solver.add(eq)
+
+    def _transition(self, updates):
+        ctx = self.ctx
+        by_var: dict[tuple, list] = {}
+        for rid, u in updates:
+            by_var.setdefault((u.var, u.index), []).append((rid, u))
+        eqs = []
+        for name, post_var in ctx.post.fields():
+            base, index = _split(name)
+            pre_var = _get(ctx.pre, base, index)
+            term = pre_var
+            for rid, u in reversed(by_var.get((base, index), [])):
+                value = u.value
+                if not isinstance(value, z3.ExprRef):
+                    value = z3.BoolVal(value) if post_var.sort() == z3.BoolSort() else z3.IntVal(value)
+                term = z3.If(z3.And(self.lits[rid], u.when), value, term)
+            eqs.append(post_var == term)
+        return eqs
+
+
+def _split(name):
+    if "[" in name:
+        base, rest = name.split("[", 1)
+        return base, int(rest[:-1])
+    return name, None
+
+
+def _get(state: State, base, index):
+    value = getattr(state, base)
+    return value[index] if index is not None else value
+
+
+def bucket(n: int, step: int = 4) -> int:
+    """Round sizes up so that plays of similar size share one compiled relation."""
+    return max(step, -(-n // step) * step)
+
+
+@lru_cache(maxsize=16)
+def relation(name: str, ncards: int, neffects: int, without: frozenset = frozenset()) -> StepRelation:
+    return StepRelation(rulesets.load(name), bucket(ncards), bucket(neffects), without)

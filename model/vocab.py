@@ -1,0 +1,168 @@
+"""One vocabulary for windows, card kinds and effect properties.
+
+Every enumeration here is a tuple of names; the solver sees a name's index.
+Names are the words users write in play files and catalogues, so they are
+stable: renaming one breaks user files.
+"""
+
+# Timing windows (rules.md section 1). `main1`/`main2` bracket the Battle Phase.
+WINDOWS = (
+    "main1",
+    "start_step",
+    "battle_step",
+    "attack_declared",
+    # OCG Damage Step, five parts (damage calculation itself happens as the
+    # during-calculation window closes).
+    "ds_start",
+    "ds_before_calc",
+    "ds_during_calc",
+    "ds_after_calc",
+    "ds_end",
+    # TCG Damage Step, seven sub-steps.
+    "t1_start",
+    "t2_flip",
+    "t3_before_calc",
+    "t4_at_calc",
+    "t5_battle_damage",
+    "t6_effect_resolution",
+    "t7_end",
+    "end_step",
+    "main2",
+)
+W = {name: i for i, name in enumerate(WINDOWS)}
+
+OCG_DAMAGE_STEP = ("ds_start", "ds_before_calc", "ds_during_calc", "ds_after_calc", "ds_end")
+TCG_DAMAGE_STEP = (
+    "t1_start", "t2_flip", "t3_before_calc", "t4_at_calc",
+    "t5_battle_damage", "t6_effect_resolution", "t7_end",
+)
+DAMAGE_STEP = OCG_DAMAGE_STEP + TCG_DAMAGE_STEP
+
+WINDOW_TITLES = {
+    "main1": "Main Phase 1",
+    "start_step": "the Start Step",
+    "battle_step": "the Battle Step",
+    "attack_declared": "the attack declaration",
+    "ds_start": "the start of the Damage Step",
+    "ds_before_calc": "before damage calculation",
+    "ds_during_calc": "during damage calculation",
+    "ds_after_calc": "after damage calculation",
+    "ds_end": "the end of the Damage Step",
+    "t1_start": "sub-step 1: start of the Damage Step",
+    "t2_flip": "sub-step 2: flip",
+    "t3_before_calc": "sub-step 3: before damage calculation",
+    "t4_at_calc": "sub-step 4: at damage calculation",
+    "t5_battle_damage": "sub-step 5: battle damage",
+    "t6_effect_resolution": "sub-step 6: effect resolution",
+    "t7_end": "sub-step 7: end of the Damage Step",
+    "end_step": "the End Step",
+    "main2": "Main Phase 2",
+}
+
+PLAYERS = ("A", "B")
+
+# Where a card is. `none` marks an unused slot of the fixed-size state.
+LOCATIONS = ("none", "hand", "monster_zone", "spell_trap_zone", "field_zone", "graveyard", "banished", "deck", "extra_deck")
+L = {name: i for i, name in enumerate(LOCATIONS)}
+
+CARD_TYPES = ("monster", "spell", "trap")
+SUBTYPES = {
+    "monster": ("normal", "effect", "flip", "fusion", "ritual", "synchro", "xyz", "link", "token"),
+    "spell": ("normal", "continuous", "equip", "field", "ritual", "quickplay"),
+    "trap": ("normal", "continuous", "counter"),
+}
+# One flat index for (type, subtype) so the solver needs one function.
+CARD_KINDS = tuple(f"{t}:{s}" for t in CARD_TYPES for s in SUBTYPES[t])
+K = {name: i for i, name in enumerate(CARD_KINDS)}
+
+# How an effect is used (rules.md section 1, S1 65-78). `activation` is a
+# Spell/Trap card's own activation; `continuous` effects are never activated.
+EFFECT_KINDS = ("activation", "ignition", "trigger", "quick", "flip", "continuous")
+EK = {name: i for i, name in enumerate(EFFECT_KINDS)}
+
+# How an effect touches ATK/DEF (S3 82-87).
+ATK_DEF = ("none", "direct", "indirect", "maybe")
+AD = {name: i for i, name in enumerate(ATK_DEF)}
+
+# What activation an effect negates (`none` when it negates none).
+NEGATES = ("none", "spell", "trap", "monster_effect", "spell_trap", "any")
+NG = {name: i for i, name in enumerate(NEGATES)}
+
+# Why an optional Trigger Effect activates, for DS-1(e) (S3 88).
+TRIGGER_CLASSES = ("none", "location", "flipped", "position", "other")
+TC = {name: i for i, name in enumerate(TRIGGER_CLASSES)}
+
+# Timings a card's text can name. The rule set maps each to its windows.
+TIMINGS = (
+    "start_step", "attack_declared", "ds_start", "before_calc", "during_calc",
+    "after_calc", "ds_end", "end_step",
+)
+
+# What must hold for an effect to be activated, beyond its timing.
+CONDITIONS = (
+    "none",                      # nothing beyond timing
+    "battling",                  # this card is the attacker or the attack target
+    "own_monster_battling",      # a monster its controller controls battles
+    "opponent_attacks",          # an opponent's monster has declared an attack (first Chain only)
+    "attacked",                  # this card is the attack target
+    "attacked_face_down",        # this card was face-down when it was attacked
+    "flipped_by_attack",         # this card was flipped face-up by the attack
+    "destroyed_by_battle",       # this card was destroyed by battle
+    "destroys_by_battle",        # this card destroyed an opponent's monster by battle
+    "monster_destroyed_by_battle",  # any monster was destroyed by battle
+    "battle_damage_dealt",       # this card inflicted battle damage to the opponent
+    "battle_damage_dealt_direct",   # a direct attack by its controller's monster inflicted battle damage
+    "battle_damage_taken",       # its controller took battle damage
+    "attacks_face_up_defense",   # this card attacks a face-up Defense Position monster
+    "attacks_face_up_level_3_or_lower",  # this card attacks a face-up Level 3 or lower monster
+    "attacks_face_up",           # this card attacks a face-up monster
+    "opponent_monster_count_changed",  # reserved for replay-related effects
+    "controls_same_archetype",   # its controller controls another face-up monster of its archetype
+)
+CO = {name: i for i, name in enumerate(CONDITIONS)}
+
+# What an effect does when it resolves (enough to follow the sources' examples).
+RESOLUTIONS = (
+    "none",
+    "atk_add",            # target gains `amount` ATK (negative: loses)
+    "atk_gain_opponent",  # target gains the ATK of the monster it battles ("Honest")
+    "atk_halve_original", # target's ATK becomes half its original ATK ("Shrink")
+    "atk_double",         # target's ATK is doubled ("Limiter Removal")
+    "negate",             # negate the activation it responds to
+    "negate_destroy",     # negate that activation and destroy that card
+    "destroy",            # destroy the target
+    "banish",             # banish the target
+    "special_summon",     # a monster comes to its controller's field
+    "end_battle_phase",   # the Battle Phase ends (ES-1)
+    "skip_damage_calc",   # "without applying damage calculation"
+    "negate_attack",      # the attack is negated; the battle ends
+    "cannot_attack",      # BS-6: the target "cannot attack" (stops a declared attack)
+    "cannot_declare_attack",  # BS-6: the target "cannot declare an attack" (does not)
+    "set_face_down",      # the target is changed to face-down Defense Position (D2-5)
+)
+RS = {name: i for i, name in enumerate(RESOLUTIONS)}
+
+# Which monster a resolution applies to when the play does not say.
+TARGETS = ("self", "chosen", "attacker", "attack_target", "own_battling", "opponent_battling")
+
+# Battle damage modifiers (BD-1, S2 63-75), in the order BD-1 applies them.
+BATTLE_DAMAGE_MODIFIERS = (
+    "none",
+    "double",             # (1) inflict double battle damage
+    "both_take",          # (2) both players take the battle damage
+    "redirect_to_opponent",  # (3) battle damage you would take is taken by your opponent instead
+    "opponent_also_takes",   # (3) your opponent also takes it
+    "redirect_to_self",      # (3) battle damage to your opponent is taken by you instead
+    "gain_instead",       # (4) gain LP instead of taking damage
+    "double_taken",       # (5) battle damage is doubled
+    "halve_taken",        # (5) battle damage is halved
+    "opponent_damage_zero",  # (6) battle damage to the opponent from this card becomes 0
+)
+
+# A continuous effect that applies only at damage calculation (D3-4, T4).
+CALC_MODIFIER_WHEN = ("always", "attacker_lower")  # "attacker_lower": attack target's ATK is higher
+
+MAX_CHAIN = 8          # Chain Links the state can hold
+MAX_CARDS = 24         # card instances in one play
+MAX_ACTIONS = 10_000   # actions in one play
+MAX_FILE_BYTES = 4 * 1024 * 1024
