@@ -196,10 +196,11 @@ def _val(expr):
 class Run:
     """One play being checked."""
 
-    def __init__(self, play: Play, ruleset: str, cards: dict, timeout_ms: int, rlimit: int):
+    def __init__(self, play: Play, ruleset: str, cards: dict, timeout_ms: int, rlimit: int,
+                 without: frozenset = frozenset()):
         self.play, self.ruleset = play, ruleset
         self.uni = Universe(play, cards)
-        self.rel = relation(ruleset, max(1, len(self.uni.specs)), max(1, len(self.uni.effects)))
+        self.rel = relation(ruleset, max(1, len(self.uni.specs)), max(1, len(self.uni.effects)), without)
         self.ctx = self.rel.ctx
         self.statics = static_facts(self.rel, self.uni, play)
         self.state = initial_state(self.rel, self.uni, play)
@@ -356,6 +357,9 @@ class Run:
             field = name[4:]
             return f"action: {field} = {self.render(field, value)}"
         field = name[4:]
+        if field.endswith("_trig"):
+            return f"{self.render_state(field[:-5])}: " + ("a trigger is pending" if value else
+                                                          "no trigger pending now (its event did not happen in this window)")
         where = self.line_of.get(self._state_name(field), ("set-up", None))
         src = f"line {where[1]}" if where[1] else "initial state"
         if where[0] == "set-up" and where[1]:
@@ -399,9 +403,10 @@ class Run:
 
 
 def check_play(play: Play, ruleset: str | None = None, cards_files=(), timeout_ms=DEFAULT_TIMEOUT_MS,
-               rlimit=DEFAULT_RLIMIT) -> Verdict:
+               rlimit=DEFAULT_RLIMIT, without: frozenset = frozenset()) -> Verdict:
+    """The verdict on one play. `without` removes rules (to test that each one matters)."""
     try:
-        return _check(play, ruleset, cards_files, timeout_ms, rlimit)
+        return _check(play, ruleset, cards_files, timeout_ms, rlimit, without)
     except z3.Z3Exception as e:   # e.g. a resource limit hit while building terms
         return Verdict(play.path, ruleset or play.ruleset or "ocg", "unknown",
                        message=f"{play.path}: the solver gave up ({e}); no verdict")
@@ -410,13 +415,17 @@ def check_play(play: Play, ruleset: str | None = None, cards_files=(), timeout_m
                        message=f"{play.path}: internal error, please report: {type(e).__name__}: {e}")
 
 
-def _check(play, ruleset, cards_files, timeout_ms, rlimit):
+def _check(play, ruleset, cards_files, timeout_ms, rlimit, without):
     name = ruleset or play.ruleset or "ocg"
     v = Verdict(play.path, name, "legal", expect=play.expect, expect_rules=list(play.expect_rules))
     try:
-        inline = [catalogue.parse_card(c, jsonloc.Located(c, {}), play.path, ()) for c in play.custom_cards]
+        inline = []
+        for i, c in enumerate(play.custom_cards):
+            lines = {k[2:]: v for k, v in play.line_of.items()
+                     if isinstance(k, tuple) and k[:2] == ("custom_cards", i)}
+            inline.append(catalogue.parse_card(c, jsonloc.Located(c, lines), play.path, ()))
         cards = catalogue.catalogue(cards_files, inline)
-        run = Run(play, name, cards, timeout_ms, rlimit)
+        run = Run(play, name, cards, timeout_ms, rlimit, without)
     except (PlayError, catalogue.CatalogueError) as e:
         v.verdict, v.message = "error", str(e)
         return v
