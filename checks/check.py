@@ -161,6 +161,9 @@ def static_facts(rel, uni: Universe, play: Play):
             named = t in eff.timings
             facts.append((S.names[t](e) == named, f"{n}: {'names' if named else 'names no'} \"{TIMING_WORDS[t]}\" timing (catalogue)"))
         out.extend(facts)
+    # the relation has room for more effects than the play uses: the spare ones never trigger
+    for e in range(len(uni.effects), rel.ctx.neffects):
+        out += [(S.ekind(e) == vocab.EK["continuous"], ""), (S.inst(e) == NONE, "")]
     return out
 
 

@@ -15,6 +15,7 @@ for rules whose absence is not simply "no constraint".
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -39,7 +40,7 @@ class Rule:
     id: str
     statement: str
     sources: tuple[str, ...]
-    rulesets: tuple[str, ...]
+    rulesets: tuple[str, ...]     # filled from the rule-set files; empty until asked
     shape: str                    # restriction | permission | update
     build: Callable
     absent: Callable | None = None
@@ -60,15 +61,21 @@ class Rule:
         }
 
 
-def rule(id, statement, sources, rulesets=("ocg", "tcg"), shape="restriction",
-         expressible="full", note="", absent=None):
-    """Register the decorated builder as a rule."""
+def rule(id, statement, sources, shape="restriction", expressible="full", note="", absent=None,
+         family=None):
+    """Register the decorated builder as a rule. Which rule sets hold it is data
+    (model/rulesets/*.json), not said here."""
     def wrap(fn):
-        family = fn.__module__.rsplit(".", 1)[-1]
-        RULES.append(Rule(id, statement, tuple(sources), tuple(rulesets), shape, fn,
-                          absent, expressible, note, family))
+        RULES.append(Rule(id, statement, tuple(sources), (), shape, fn, absent, expressible, note,
+                          family or fn.__module__.rsplit(".", 1)[-1]))
         return fn
     return wrap
+
+
+def table_rule(id, statement, sources, **kw):
+    """A rule whose terms are rows of the rule sets' tables (see tables.py)."""
+    caller = sys._getframe(1).f_globals["__name__"].rsplit(".", 1)[-1]
+    rule(id, statement, sources, shape="table", family=caller, **kw)(lambda ctx: [])
 
 
 @dataclass

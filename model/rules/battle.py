@@ -3,7 +3,7 @@ import z3
 
 from .. import vocab
 from ..state import A, NONE
-from .base import Update, rule
+from .base import Update, rule, table_rule
 from .chain import is_trigger
 
 MZ = vocab.L["monster_zone"]
@@ -309,8 +309,6 @@ def es2(ctx):
     return z3.Implies(z3.And(ctx.activating, ctx.win("end_step")), fast_or_trigger(ctx))
 
 
-@rule("ES-3", "After both players pass in the End Step, Main Phase 2 begins.",
-      ["S0-OCG 223", "S2 91"], shape="table", expressible="partial",
-      note="Duel Links (no Main Phase 2, S2 91) is not a format the tool models.")
-def es3(ctx):
-    return []
+table_rule("ES-3", "After both players pass in the End Step, Main Phase 2 begins.",
+           ["S0-OCG 223", "S2 91"], expressible="partial",
+           note="Duel Links (no Main Phase 2, S2 91) is not a format the tool models.")

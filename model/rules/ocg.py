@@ -7,16 +7,9 @@ import z3
 
 from .. import vocab
 from ..state import A, NONE
-from .base import Update, rule
+from .base import Update, rule, table_rule
 from .battle import chain_end
 from .calc import calc_now
-
-OCG = ("ocg",)
-
-
-def table_rule(id, statement, sources, **kw):
-    """A rule whose terms are rows of the rule set's tables (model/rulesets/*.json)."""
-    rule(id, statement, sources, shape="table", **kw)(lambda ctx: [])
 
 
 table_rule("D1-1", "At the start of the Damage Step a face-down attack target stays face-down; its "

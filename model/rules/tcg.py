@@ -2,9 +2,9 @@
 import z3
 
 from .. import vocab
-from .base import Update, rule
+from .base import Update, rule, table_rule
 from .battle import chain_end
-from .ocg import send_destroyed, table_rule
+from .ocg import send_destroyed
 
 table_rule("T1", "Start of the Damage Step: Continuous Effects that apply now apply; Trigger Effects "
            "that activate now do (never against a face-down monster); ATK/DEF changers may be "

@@ -1,0 +1,119 @@
+"""The command line: exit codes, JSON shape, errors without tracebacks."""
+import json
+
+from click.testing import CliRunner
+
+from conftest import FIXTURES, ROOT
+from ygo_timing.cli import main
+
+EX = FIXTURES / "examples"
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_legal_exits_0():
+    r = run("check", EX / "ex1-legal.play")
+    assert r.exit_code == 0, r.output
+    assert "LEGAL under tcg" in r.output
+
+
+def test_illegal_exits_1_and_explains():
+    r = run("check", EX / "ex1-illegal.play")
+    assert r.exit_code == 1
+    assert "first illegal action: #10 (line 25)" in r.output
+    assert "T4 (S0-TCG 70-78)" in r.output
+    assert "window: sub-step 4: at damage calculation (line 22)" in r.output
+    assert 'Rising Energy: names no "during damage calculation" timing (catalogue)' in r.output
+
+
+def test_json_shape():
+    r = run("check", "--format", "json", EX / "ex1-illegal.play", EX / "ex1-legal.play")
+    out = json.loads(r.output)
+    assert [o["verdict"] for o in out] == ["illegal", "legal"]
+    bad = out[0]
+    assert bad["first_illegal"]["index"] == 10 and bad["first_illegal"]["line"] == 25
+    assert {"rule", "statement", "sources"} <= set(bad["violations"][0])
+    assert "T4" in {v["rule"] for v in bad["violations"]}
+    assert bad["facts"] and bad["ruleset"] == "tcg"
+
+
+def test_ruleset_option_overrides_the_file(tmp_path):
+    # the same play read under ocg: the window names of tcg do not exist there
+    r = run("check", "--ruleset", "ocg", "--format", "json", EX / "ex1-legal.play")
+    assert json.loads(r.output)[0]["ruleset"] == "ocg"
+    assert r.exit_code == 1
+
+
+def test_bad_input_exits_2_with_location(tmp_path):
+    f = tmp_path / "bad.play"
+    f.write_text("ruleset: ocg\nA monster \"No Such Card\"\nenter battle phase\n")
+    r = run("check", f)
+    assert r.exit_code == 2
+    assert f"{f}:2: unknown card 'No Such Card'" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_syntax_error_exits_2(tmp_path):
+    f = tmp_path / "bad.play"
+    f.write_text("ruleset: ocg\nA monster \"Dark Magician\"\nfly away\n")
+    r = run("check", f)
+    assert r.exit_code == 2 and ":3:" in r.output and "Traceback" not in r.output
+
+
+def test_missing_path_is_usage_error():
+    r = run("check", "no/such/file.play")
+    assert r.exit_code == 2
+
+
+def test_bad_cards_file_exits_2(tmp_path):
+    f = tmp_path / "cards.json"
+    f.write_text('{"cards": [{"name": "X", "type": "monstr", "subtype": "effect"}]}')
+    r = run("check", "--cards", f, EX / "ex1-legal.play")
+    assert r.exit_code == 2 and "cards.json:1:" in r.output and "expected one of" in r.output
+
+
+def test_unknown_is_exit_3_never_legal():
+    from ygo_timing.check import check_play
+    from ygo_timing.play import load
+    v = check_play(load(str(EX / "ex1-legal.play")), rlimit=1)
+    assert v.verdict == "unknown" and "unknown" in v.message
+
+
+def test_cards_override(tmp_path):
+    # declaring Rising Energy able to be activated during damage calculation makes EX-1 legal
+    import json as j
+    from ygo_timing.catalogue import builtin
+    card = builtin()["Rising Energy"].to_dict()
+    card["effects"][0]["timings"] = ["during_calc"]
+    f = tmp_path / "cards.json"
+    f.write_text(j.dumps({"cards": [card]}))
+    r = run("check", "--cards", f, EX / "ex1-illegal.play")
+    assert "LEGAL under tcg" in r.output
+
+
+def test_examples_flag_runs_builtin_data():
+    r = run("check", "--examples")
+    assert r.exit_code == 1   # the examples include the illegal attempts
+    assert r.output.count("(as expected)") == r.output.count("under ")
+
+
+def test_rules_json_lists_ids_with_sources():
+    out = json.loads(run("rules", "--format", "json").output)
+    first = out[0]
+    assert {"id", "statement", "sources", "rulesets"} <= set(first)
+    assert {e["id"] for e in out} >= {"CH-5", "DS-1", "DS-T1", "D3-3", "T4", "T4-H", "BD-1", "AB-1"}
+
+
+def test_rules_doc_is_in_sync():
+    doc = (ROOT / "docs" / "rules.md").read_text("utf-8")
+    assert run("rules", "--format", "markdown").output == doc, "regenerate: ygo-timing rules --format markdown > docs/rules.md"
+
+
+def test_cards_json_covers_seed_cards():
+    from conftest import SHARED
+    names = {c["name"] for c in json.loads(run("cards", "--format", "json").output)}
+    seeds = [l.strip() for l in (SHARED / "spec" / "seed-cards.txt").read_text("utf-8").splitlines()
+             if l.strip() and not l.startswith("#")]
+    assert [s for s in seeds if s not in names] == []

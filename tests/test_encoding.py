@@ -1,0 +1,99 @@
+"""Unit tests of the encoding: the rule sets, the step relation, the tables."""
+import pytest
+import z3
+
+from conftest import FIXTURES
+from ygo_timing import catalogue
+from ygo_timing.check import Run
+from ygo_timing.model import rulesets, vocab
+from ygo_timing.model.rules import RULES
+from ygo_timing.model.rules.chain import speed_term
+from ygo_timing.model.step import relation
+from ygo_timing.play import load
+
+
+@pytest.mark.parametrize("name", rulesets.NAMES)
+def test_rule_sets_name_registered_rules_and_valid_windows(name):
+    rs = rulesets.load(name)
+    registered = {r.id for r in RULES}
+    assert set(rs.rules) <= registered
+    for row in rs.transitions + rs.timing_grants + rs.atk_windows:
+        assert row["rule"] in rs.rules, row
+        for key in ("from", "to", "window"):
+            if key in row:
+                assert row[key] in vocab.WINDOWS, row
+    assert set(rs.damage_step) <= set(vocab.DAMAGE_STEP)
+
+
+def test_every_registered_rule_is_in_a_rule_set():
+    member = rulesets.membership()
+    assert sorted({r.id for r in RULES} - set(member)) == []
+
+
+def test_tcg_and_ocg_damage_steps_are_disjoint_and_complete():
+    assert rulesets.load("ocg").damage_step == vocab.OCG_DAMAGE_STEP
+    assert rulesets.load("tcg").damage_step == vocab.TCG_DAMAGE_STEP
+
+
+@pytest.mark.parametrize("kind,effect,speed", [
+    ("spell:normal", "activation", 1), ("spell:quickplay", "activation", 2),
+    ("trap:normal", "activation", 2), ("trap:continuous", "activation", 2),
+    ("trap:counter", "activation", 3), ("monster:effect", "ignition", 1),
+    ("monster:effect", "trigger", 1), ("monster:flip", "flip", 1), ("monster:effect", "quick", 2),
+    ("monster:effect", "continuous", 0),
+])
+def test_spell_speed_table_ch4(kind, effect, speed):
+    rel = relation("ocg", 1, 1)
+    S = rel.ctx.S
+    s = z3.Solver()
+    s.add(S.inst(0) == 0, S.ckind(0) == vocab.K[kind], S.ekind(0) == vocab.EK[effect])
+    s.add(speed_term(rel.ctx, z3.IntVal(0)) != speed)
+    assert s.check() == z3.unsat
+
+
+def play_run(path):
+    play = load(str(FIXTURES / "examples" / path))
+    return play, Run(play, play.ruleset, catalogue.catalogue(), 20_000, 50_000_000)
+
+
+@pytest.mark.parametrize("path", ["ex4-legal.play", "d5-4-legal.play"])
+def test_state_after_each_step_is_unique(path):
+    """The step relation is a function: the concrete check relies on it."""
+    play, run = play_run(path)
+    rel = run.rel
+    lits = list(rel.lits.values()) + list(rel.rlits.values())
+    for a in play.actions:
+        steps = run.steps_for(a)
+        for act in (steps if steps is not None else run.resolve_steps(a)):
+            pre, acts = run.assumptions(act)
+            assert run.solve(lits + pre + acts) == z3.sat
+            m = rel.solver.model()
+            other = z3.Or([var != m.eval(var, model_completion=True) for var in run.post_vars.values()])
+            assert run.solve(lits + pre + acts + [other]) == z3.unsat, a.text
+            run.step(act, a.line, a.text)
+
+
+def test_transition_is_total_without_restrictions():
+    """With every restriction switched off, any action has a successor: illegality comes only
+    from restrictions, never from an update that cannot be satisfied."""
+    play, run = play_run("ex1-illegal.play")
+    rel = run.rel
+    for a in play.actions:
+        steps = run.steps_for(a)
+        for act in (steps if steps is not None else run.resolve_steps(a)):
+            pre, acts = run.assumptions(act)
+            assert run.solve(list(rel.lits.values()) + pre + acts) == z3.sat, a.text
+            run.step(act, a.line, a.text)
+
+
+def test_each_restriction_can_be_tested_alone():
+    """Restrictions have literals of their own; the explanation relies on it."""
+    rel = relation("tcg", 4, 4)
+    assert set(rel.restrictions) <= set(rel.rlits)
+    assert all(str(l).startswith("restrict:") for l in rel.rlits.values())
+
+
+def test_removing_a_rule_changes_the_relation():
+    full = relation("tcg", 4, 4)
+    less = relation("tcg", 4, 4, frozenset({"T4"}))
+    assert "T4" in full.lits and "T4" not in less.lits
