@@ -10,16 +10,12 @@ from importlib import resources
 from pathlib import Path
 
 from . import jsonloc
+from .errors import InputError
 from .model import vocab
 
 
-class CatalogueError(Exception):
-    def __init__(self, path, line, message):
-        super().__init__(message)
-        self.path, self.line, self.message = path, line, message
-
-    def __str__(self):
-        return f"{self.path}:{self.line}: {self.message}" if self.line else f"{self.path}: {self.message}"
+class CatalogueError(InputError):
+    """A catalogue file problem. str() -> "path:line: message"."""
 
 
 @dataclass

@@ -21,26 +21,20 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from .errors import InputError
+
 MAX_DEPTH = 64  # arrays/objects nested in one another
 
 __all__ = ["MAX_DEPTH", "JsonError", "Located", "loads", "decode_utf8"]
 
 
-class JsonError(Exception):
+class JsonError(InputError):
     """A JSON syntax or encoding error. str() -> "path:line: message"."""
 
     def __init__(self, message: str, line: int | None = None, column: int | None = None,
                  path: str = "<json>"):
-        super().__init__(message)
-        self.message = message
-        self.line = line
+        super().__init__(path, line, message)
         self.column = column
-        self.path = path
-
-    def __str__(self) -> str:
-        if self.line is None:
-            return f"{self.path}: {self.message}"
-        return f"{self.path}:{self.line}: {self.message}"
 
 
 @dataclass

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import jsonloc
+from .errors import InputError
 from .model import vocab
 
 __all__ = [
@@ -89,19 +90,8 @@ _TOKEN = re.compile(r'\s+|(?P<q>"(?:[^"\\]|\\.)*")|(?P<arrow>->)|(?P<w>(?:(?!->)
 # ---------------------------------------------------------------------------
 
 
-class PlayError(Exception):
+class PlayError(InputError):
     """A play file problem. str() -> "path:line: message"."""
-
-    def __init__(self, path: str, line: int | None, message: str):
-        super().__init__(message)
-        self.path = path
-        self.line = line
-        self.message = message
-
-    def __str__(self) -> str:
-        if self.line is None:
-            return f"{self.path}: {self.message}"
-        return f"{self.path}:{self.line}: {self.message}"
 
 
 @dataclass
