@@ -287,7 +287,7 @@ class Run:
         return s.check(*extra)
 
     def step(self, act, line, text=""):
-        self.current_line, self.current_text = line, text
+        self.current_line, self.current_text, self.current_act = line, text, act
         pre, acts = self.assumptions(act)
         lits = list(self.rel.lits.values()) + list(self.rel.rlits.values())
         result = self.solve(lits + pre + acts)
@@ -334,7 +334,29 @@ class Run:
             text = statics[t.get_id()] if t.get_id() in statics else self.describe(t)
             if text and text not in out:
                 out.append(text)
+        if "GEN-1" in broken:
+            hint = self.timing_hint(acts)
+            if hint:
+                out.append(hint)
         return broken, out
+
+    def timing_hint(self, acts):
+        """Where the rule set opens a window for the effect activated (GEN-1's gate)."""
+        ctx, rel = self.ctx, self.rel
+        eff = self.current_act.get("eff")
+        if self.current_act.get("kind") != A["activate"] or eff is None:
+            return ""
+        lits = list(rel.lits.values())
+        statics = [t for t, _ in self.statics]
+        gate = ctx.grant("timing")
+        timed = [w for w in vocab.WINDOWS
+                 if self.solve(lits + statics + [ctx.act.eff == eff, ctx.act.kind == A["activate"],
+                                                 ctx.pre.window == vocab.W[w], z3.Not(gate)]) == z3.unsat]
+        if not timed:
+            return ""
+        c, k, _ = self.uni.effects[eff]
+        return (f"{self.uni.label(c)} effect {k}: by its timing, {self.ruleset} opens these windows "
+                f"for it: {', '.join(timed)}")
 
     def minimise(self, fixed, facts):
         s = self.rel.solver
@@ -361,7 +383,8 @@ class Run:
             return f"action: {field} = {self.render(field, value)}"
         field = name[4:]
         if field.endswith("_trig"):
-            return f"{self.render_state(field[:-5])}: " + ("a trigger is pending" if value else
+            c, k, _ = self.uni.effects[int(field[1:-5])]
+            return f"{self.uni.label(c)} effect {k}: " + ("a trigger is pending" if value else
                                                           "no trigger pending now (its event did not happen in this window)")
         where = self.line_of.get(self._state_name(field), ("set-up", None))
         src = f"line {where[1]}" if where[1] else "initial state"
