@@ -8,6 +8,7 @@ gives the facts behind it. Unknown (time or resource limit) is never legal.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import z3
@@ -188,6 +189,29 @@ def initial_state(rel, uni: Universe, play: Play) -> dict:
     return v
 
 
+NAMES_NO = re.compile(r'^(.*): names no "(.*)" timing \(catalogue\)$')
+
+
+def merge_timings(facts):
+    """One line for the timings an effect does not name, where the core lists several."""
+    out, merged = [], {}
+    for f in facts:
+        m = NAMES_NO.match(f)
+        if not m:
+            out.append(f)
+            continue
+        if m.group(1) not in merged:
+            merged[m.group(1)] = []
+            out.append(m.group(1))   # placeholder, filled below
+        merged[m.group(1)].append(m.group(2))
+
+    def line(who):
+        said = '", "'.join(merged[who])
+        many = len(merged[who]) > 1
+        return f'{who}: names {"none of the timings" if many else "no"} "{said}"{"" if many else " timing"} (catalogue)'
+    return [line(f) if f in merged else f for f in out]
+
+
 def _val(expr):
     if z3.is_true(expr):
         return True
@@ -298,12 +322,19 @@ class Run:
             for name, var in self.post_vars.items():
                 new[name] = _val(m.eval(var, model_completion=True))
                 if new[name] != self.state[name]:
-                    self.line_of[name] = ("line", line)
+                    self.line_of[name] = ("line", line, self.cause(m, name))
             self.state = new
             return "sat", None
         if result == z3.unsat:
             return "unsat", self.explain(pre, acts)
         return "unknown", self.rel.solver.reason_unknown()
+
+    def cause(self, model, name):
+        """The rule whose update set this variable in the step just taken."""
+        for rid, when in self.rel.causes.get(name, []):
+            if z3.is_true(model.eval(when, model_completion=True)):
+                return rid
+        return None
 
     def explain(self, pre, acts):
         """Every restriction the step breaks, and a minimal set of facts behind it."""
@@ -313,10 +344,9 @@ class Run:
         for rid, rlit in rel.rlits.items():
             if rid in rel.restrictions and self.solve(lits + [rlit] + pre + acts) == z3.unsat:
                 broken.append(rid)
-        if not broken:   # only the conjunction fails: report what the core names
-            self.solve(lits + list(rel.rlits.values()) + pre + acts)
-            core_ids = {str(c) for c in s.unsat_core()}
-            broken = [rid for rid, rl in rel.rlits.items() if str(rl) in core_ids]
+        if not broken:   # only rules together fail: a minimal set of them
+            broken = [str(r).split(":", 1)[1] for r in
+                      self.minimise(lits + pre + acts, [rel.rlits[r] for r in rel.restrictions])]
         statics = {t.get_id(): text for t, text in self.statics}
         facts = pre + acts
         core = []
@@ -334,6 +364,7 @@ class Run:
             text = statics[t.get_id()] if t.get_id() in statics else self.describe(t)
             if text and text not in out:
                 out.append(text)
+        out = merge_timings(out)
         if "GEN-1" in broken:
             hint = self.timing_hint(acts)
             if hint:
@@ -382,14 +413,16 @@ class Run:
             field = name[4:]
             return f"action: {field} = {self.render(field, value)}"
         field = name[4:]
-        if field.endswith("_trig"):
-            c, k, _ = self.uni.effects[int(field[1:-5])]
-            return f"{self.uni.label(c)} effect {k}: " + ("a trigger is pending" if value else
-                                                          "no trigger pending now (its event did not happen in this window)")
         where = self.line_of.get(self._state_name(field), ("set-up", None))
         src = f"line {where[1]}" if where[1] else "initial state"
         if where[0] == "set-up" and where[1]:
             src = f"set-up line {where[1]}"
+        if len(where) > 2 and where[2]:
+            src += f", by {where[2]}"
+        if field.endswith("_trig"):
+            c, k, _ = self.uni.effects[int(field[1:-5])]
+            return f"{self.uni.label(c)} effect {k}: " + ("a trigger is pending" if value else
+                                                          "no trigger pending now") + f" ({src})"
         return f"{self.render_state(field)}: {self.render(field, value)} ({src})"
 
     def _state_name(self, field):

@@ -68,7 +68,9 @@ class State:
         self.atk = [I(f"c{i}_atk") for i in range(ncards)]
         self.def_ = [I(f"c{i}_def") for i in range(ncards)]
         self.dbb = [B(f"c{i}_dbb") for i in range(ncards)]            # destroyed by battle (AB-1)
-        self.destroyer = [B(f"c{i}_destroyer") for i in range(ncards)]  # destroyed a monster by battle
+        self.destroyer = [B(f"c{i}_destroyer") for i in range(ncards)]  # destroyed a monster by battle this turn
+        self.lost = [B(f"c{i}_lost") for i in range(ncards)]            # was destroyed by battle this turn
+        self.battled = [B(f"c{i}_battled") for i in range(ncards)]      # battled this turn
         self.attacks = [I(f"c{i}_attacks") for i in range(ncards)]
         self.hit_direct = [B(f"c{i}_hit_direct") for i in range(ncards)]    # attacked directly this turn
         self.hit_monster = [B(f"c{i}_hit_monster") for i in range(ncards)]  # attacked a monster this turn

@@ -45,6 +45,7 @@ class StepRelation:
         for rid, term in t_restr:
             if rid in self.lits:
                 self.restrictions.setdefault(rid, []).append(term)
+        self.definitions = [(r.id, r.build(ctx)) for r in parts if r.shape == "definition"]
         self.absent = [r.absent(ctx) for r in RULES
                        if r.absent and r.id not in self.lits and r.id in ruleset.rules + tuple(without)]
 
@@ -56,6 +57,8 @@ class StepRelation:
         for rid, terms in self.restrictions.items():
             for term in terms:
                 self.solver.add(z3.Implies(self.rlits[rid], term))
+        for rid, term in self.definitions:
+            self.solver.add(z3.Implies(self.lits[rid], term))
         for term in self.absent:
             self.solver.add(term)
         for eq in self.transition:
@@ -67,10 +70,12 @@ class StepRelation:
         for rid, u in updates:
             by_var.setdefault((u.var, u.index), []).append((rid, u))
         eqs = []
+        self.causes = {}   # post-state variable name -> [(rule ID, when)], first match wins
         for name, post_var in ctx.post.fields():
             base, index = _split(name)
             pre_var = _get(ctx.pre, base, index)
             term = pre_var
+            self.causes[name] = [(rid, u.when) for rid, u in by_var.get((base, index), [])]
             for rid, u in reversed(by_var.get((base, index), [])):
                 value = u.value
                 if not isinstance(value, z3.ExprRef):

@@ -118,6 +118,7 @@ CONDITIONS = (
     "attacks_face_up",           # this card attacks a face-up monster
     "opponent_monster_count_changed",  # reserved for replay-related effects
     "controls_same_archetype",   # its controller controls another face-up monster of its archetype
+    "battled",                   # this card battled this turn (End Step effects)
 )
 CO = {name: i for i, name in enumerate(CONDITIONS)}
 

@@ -24,8 +24,8 @@ def test_illegal_exits_1_and_explains():
     assert r.exit_code == 1
     assert "first illegal action: #10 (line 25)" in r.output
     assert "T4 (S0-TCG 70-78)" in r.output
-    assert "window: sub-step 4: at damage calculation (line 22)" in r.output
-    assert 'Rising Energy: names no "during damage calculation" timing (catalogue)' in r.output
+    assert "window: sub-step 4: at damage calculation (line 22, by T4)" in r.output
+    assert '"during damage calculation"' in r.output and "Rising Energy: names none of the timings" in r.output
 
 
 def test_json_shape():

@@ -8,7 +8,9 @@ three shapes:
 * permission  -- grants that a gate restriction asks for (`build` returns
   {gate: BoolRef}); a gate is satisfied when any granted permission holds;
 * update      -- how the state after follows from the state before
-  (`build` returns [Update]); updates make the step relation deterministic.
+  (`build` returns [Update]); updates make the step relation deterministic;
+* definition  -- a term that defines a derived fact other rules read (CH-4's Spell Speeds);
+* table       -- no term of its own: rows of the rule sets' tables carry its ID.
 
 A rule may also say what holds when it is *absent* from a rule set (`absent`),
 for rules whose absence is not simply "no constraint".

@@ -36,7 +36,8 @@ def bp2(ctx):
     S, pre = ctx.S, ctx.pre
     forced = z3.Or([z3.And(pre.loc[i] == MZ, S.ctrl(i) == S.tp, pre.faceup[i], z3.Not(pre.defpos[i]),
                            S.must_attack(i)) for i in ctx.cards]) if ctx.ncards else z3.BoolVal(False)
-    return z3.Implies(ctx.is_("skip_bp"), z3.Not(forced))
+    # on the first turn there is no Battle Phase to be forced into (BP-1)
+    return z3.Implies(z3.And(ctx.is_("skip_bp"), S.turn != 1), z3.Not(forced))
 
 
 @rule("BP-2", "", ["S0-TCG 3"], shape="permission")

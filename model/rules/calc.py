@@ -122,7 +122,11 @@ def calc_updates(ctx):
     for i in ctx.cards:
         dies = z3.Or(z3.And(pre.target == i, t_dies), z3.And(pre.attacker == i, a_dies))
         kills = z3.Or(z3.And(pre.attacker == i, t_dies), z3.And(pre.target == i, a_dies))
-        ups += [Update("dbb", i, now, dies), Update("destroyer", i, now, kills)]
+        fought = z3.And(z3.Not(skipped), z3.Or(pre.attacker == i, pre.target == i))
+        ups += [Update("dbb", i, now, dies),
+                Update("destroyer", i, now, z3.Or(pre.destroyer[i], kills)),
+                Update("lost", i, now, z3.Or(pre.lost[i], dies)),
+                Update("battled", i, now, z3.Or(pre.battled[i], fought))]
     return ups
 
 
@@ -170,9 +174,12 @@ def bd1(ctx):
            "results.")
 def ab1(ctx):
     S, pre, act = ctx.S, ctx.pre, ctx.act
-    target_ok = z3.Implies(act.target != NONE, z3.Not(ctx.sel(pre.dbb, act.target, z3.BoolVal(False))))
+
+    def marked(card):   # "until they are sent to the Graveyard" (S3 51)
+        return z3.And(ctx.sel(pre.dbb, card, z3.BoolVal(False)), ctx.monster_in_zone(card))
+    target_ok = z3.Implies(act.target != NONE, z3.Not(marked(act.target)))
     quick_ok = z3.Implies(z3.And(ctx.ekind_is(act.eff, "quick"), z3.Not(S.mandatory(act.eff))),
-                          z3.Not(ctx.sel(pre.dbb, S.inst(act.eff), z3.BoolVal(False))))
+                          z3.Not(marked(S.inst(act.eff))))
     return z3.Implies(ctx.activating, z3.And(target_ok, quick_ok))
 
 
@@ -180,7 +187,6 @@ def ab1(ctx):
 def ab1_frozen(ctx):
     pre = ctx.pre
     # listed before the resolution updates, so it wins: their ATK/DEF and position stay
-    return [u for i in ctx.cards for u in (
-        Update("atk", i, z3.And(pre.dbb[i], ctx.is_("resolve_link")), pre.atk[i]),
-        Update("defpos", i, z3.And(pre.dbb[i], ctx.is_("resolve_link")), pre.defpos[i]),
-    )]
+    frozen = [z3.And(pre.dbb[i], pre.loc[i] == MZ, ctx.is_("resolve_link")) for i in ctx.cards]
+    return [u for i in ctx.cards for u in (Update("atk", i, frozen[i], pre.atk[i]),
+                                           Update("defpos", i, frozen[i], pre.defpos[i]))]

@@ -21,10 +21,13 @@ def speed_term(ctx, eff):
     by_card = z3.IntVal(0)
     for kind, speed in SPEED_OF_CARD.items():
         by_card = z3.If(S.ckind(S.inst(eff)) == vocab.K[kind], speed, by_card)
-    out = z3.If(S.ekind(eff) == vocab.EK["activation"], by_card, 0)
+    by_effect = z3.IntVal(0)
     for kind, speed in SPEED_OF_KIND.items():
-        out = z3.If(S.ekind(eff) == vocab.EK[kind], speed, out)
-    return out
+        by_effect = z3.If(S.ekind(eff) == vocab.EK[kind], speed, by_effect)
+    monster = z3.Or([S.ckind(S.inst(eff)) == vocab.K[k] for k in vocab.CARD_KINDS if k.startswith("monster")])
+    # S1 69-77 lists the effect kinds under "Effect Monster"; a Spell/Trap card's effects (its
+    # activation, or a Continuous Trap's triggered effect) have the card's Spell Speed
+    return z3.If(S.ekind(eff) == vocab.EK["continuous"], 0, z3.If(monster, by_effect, by_card))
 
 
 def is_trigger(ctx, eff):
@@ -105,10 +108,20 @@ def ch3(ctx):
                       act.player == pre.prio)
 
 
+@rule("PR-2", "Declaring an attack does not pass priority: after the declaration the turn "
+      "player may activate first.", ["S2 17-19"], shape="update")
+def pr2(ctx):
+    return [Update("prio", None, ctx.is_("attack"), ctx.S.tp),
+            Update("passes", None, ctx.is_("attack"), z3.IntVal(0))]
+
+
 @rule("CH-3", "", ["S1 62-63"], shape="update")
 def ch3_turn(ctx):
-    return [Update("prio", None, ctx.activating, ctx.opp(ctx.act.player)),
-            Update("passes", None, ctx.activating, z3.IntVal(0))]
+    # after a player acts the other gets the chance to respond (PR-2 overrides it for an
+    # attack declaration, and is registered first so that it wins)
+    acts = ctx.is_("activate", "attack")
+    return [Update("prio", None, acts, ctx.opp(ctx.act.player)),
+            Update("passes", None, acts, z3.IntVal(0))]
 
 
 @rule("CH-4", "Spell Speed 1: Normal, Continuous, Equip, Field and Ritual Spells; Ignition, "
@@ -116,11 +129,15 @@ def ch3_turn(ctx):
       "Traps, Quick Effects. Spell Speed 3: Counter Traps. Continuous effects are never "
       "activated.", ["S1 67-77", "S0-TCG 38", "S3 22"])
 def ch4(ctx):
-    S, pre = ctx.S, ctx.pre
-    defs = [S.speed(ctx.eff) == speed_term(ctx, ctx.eff)]
-    defs.append(S.speed(ctx.top_eff) == speed_term(ctx, ctx.top_eff))
-    not_continuous = z3.Implies(ctx.activating, S.speed(ctx.eff) > 0)
-    return z3.And(z3.And(defs), not_continuous)
+    return z3.Implies(ctx.activating, ctx.S.speed(ctx.eff) > 0)
+
+
+@rule("CH-4", "", ["S1 67-77"], shape="definition")
+def ch4_speeds(ctx):
+    # a definition, not a restriction: other rules (CH-5, ST-1, DS-T1...) read the Spell Speed
+    S = ctx.S
+    return z3.And(S.speed(ctx.eff) == speed_term(ctx, ctx.eff),
+                  S.speed(ctx.top_eff) == speed_term(ctx, ctx.top_eff))
 
 
 @rule("CH-5", "A link may be added only with a Spell Speed equal to or higher than the link it "
@@ -151,6 +168,16 @@ def ch6_own_chains(ctx):
                       ctx.pre.chain_len == 0)
 
 
+@rule("CH-6", "", ["S2 7-9", "S0-OCG 222"], shape="update")
+def ch6_one_chain(ctx):
+    # when a Chain starts to resolve, triggers of this moment that were not put on it have
+    # missed it (they go on one Chain); the Start and End Step are the exception
+    pre = ctx.pre
+    starts = z3.And(ctx.is_("pass"), pre.passes == 1, pre.chain_len > 0,
+                    z3.Not(ctx.win("start_step", "end_step")))
+    return [Update("trig", e, starts, z3.BoolVal(False)) for e in ctx.effects]
+
+
 @rule("PR-1", "At the start of each step (and after a Chain resolves) the turn player has "
       "priority; with no Chain open only the player with priority may act.",
       ["S0-TCG 10", "S0-OCG 147", "S0-OCG 153", "S2 15"])
@@ -167,13 +194,6 @@ def pr1_reset(ctx):
     chain_done = z3.And(ctx.is_("resolve_link"), pre.chain_len == 1)
     return [Update("prio", None, z3.Or(entering, chain_done), S.tp),
             Update("passes", None, z3.Or(entering, chain_done), z3.IntVal(0))]
-
-
-@rule("PR-2", "Declaring an attack does not pass priority: after the declaration the turn "
-      "player may activate first.", ["S2 17-19"], shape="update")
-def pr2(ctx):
-    return [Update("prio", None, ctx.is_("attack"), ctx.S.tp),
-            Update("passes", None, ctx.is_("attack"), z3.IntVal(0))]
 
 
 @rule("PR-3", "A window ends, and the game moves on, only after both players pass in "

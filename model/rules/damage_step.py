@@ -4,16 +4,18 @@ import z3
 from .. import vocab
 from .base import rule
 from .chain import is_trigger
+from .tables import overridden
 
 
 def changes_atk(ctx):
     return ctx.S.atkdef(ctx.eff) != vocab.AD["none"]
 
 
-def atk_clause(ctx):
-    """Spell Speed 2+ Spells, Traps and Quick Effects that change ATK/DEF, in a window the rule
-    set's ATK/DEF table opens (DS-1(d), DS-T1(2))."""
-    return z3.And(changes_atk(ctx), ctx.S.speed(ctx.eff) >= 2, ctx.grant("atk_window"))
+def atk_clause(ctx, directly):
+    """Spell Speed 2+ Spells, Traps and Quick Effects that change ATK/DEF (DS-1(d): directly;
+    DS-T1(2): at all), in a window the rule set's ATK/DEF table opens."""
+    how = ctx.S.atkdef(ctx.eff) == vocab.AD["direct"] if directly else changes_atk(ctx)
+    return z3.And(how, ctx.S.speed(ctx.eff) >= 2, ctx.grant("atk_window"))
 
 
 def negates_quick(ctx):
@@ -39,7 +41,7 @@ def ds1(ctx):
         ctx.kind_is(e, "trap:counter"),                                   # (a)
         S.mandatory(e),                                                   # (b)
         negates_quick(ctx),                                               # (c)
-        atk_clause(ctx),                                                  # (d)
+        atk_clause(ctx, directly=True),                                   # (d)
         z3.And(is_trigger(ctx, e), z3.Not(S.mandatory(e)), z3.Not(S.fusion(e)),   # (e)
                z3.Or(ctx.ekind_is(e, "flip"),
                      z3.Or([S.tclass(e) == vocab.TC[c] for c in ("location", "flipped", "position")]))),
@@ -87,10 +89,13 @@ def ds5(ctx):
       "\"Numinous Healer\".", ["S0-TCG 26-33"])
 def ds_t1(ctx):
     S, e = ctx.S, ctx.eff
+    # (3) S0-TCG 29 "effects with an activation timing": triggered effects, and cards whose
+    # activation waits for an event ("Time Machine", S0-TCG 122)
+    timed = z3.Or(is_trigger(ctx, e), ctx.names_any(e, DS_TIMINGS), overridden(ctx, e))
     clauses = [
         ctx.kind_is(e, "trap:counter"),
-        atk_clause(ctx),
-        is_trigger(ctx, e),
+        atk_clause(ctx, directly=False),
+        timed,
         negates_quick(ctx),
         S.ruling(e),
     ]

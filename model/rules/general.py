@@ -19,7 +19,19 @@ def gen1(ctx):
     S, pre, e = ctx.S, ctx.pre, ctx.eff
     in_window = z3.Implies(timed(ctx, e), ctx.grant("timing"))
     pending = z3.Implies(is_trigger(ctx, e), ctx.sel(pre.trig, e, z3.BoolVal(False)))
-    return z3.Implies(ctx.activating, z3.And(condition_holds(ctx, e, pre), in_window, pending))
+    return z3.Implies(ctx.activating, z3.And(condition_holds(ctx, e, pre), in_window, pending,
+                                             negates_what_it_says(ctx, e)))
+
+
+def negates_what_it_says(ctx, e):
+    """An effect that negates an activation answers only the kind its text names."""
+    S, top = ctx.S, ctx.top_eff
+    spell = ctx.kind_is(top, *[k for k in vocab.CARD_KINDS if k.startswith("spell")])
+    trap = ctx.kind_is(top, *[k for k in vocab.CARD_KINDS if k.startswith("trap")])
+    kinds = {"spell": spell, "trap": trap, "monster_effect": z3.Not(z3.Or(spell, trap)),
+             "spell_trap": z3.Or(spell, trap), "any": z3.BoolVal(True)}
+    ok = z3.And([z3.Implies(S.negates(e) == vocab.NG[k], t) for k, t in kinds.items()])
+    return z3.Implies(z3.And(S.negates(e) != vocab.NG["none"], ctx.pre.chain_len > 0), ok)
 
 
 @rule("GEN-1", "", GENERAL, shape="update")
@@ -57,7 +69,8 @@ def gen2(ctx):
 
 
 @rule("GEN-3", "After a battle ends its marks are cleared: destroyed-by-battle, flipped, battle "
-      "damage and the calculation state.", GENERAL, shape="update")
+      "damage and the calculation state (what a monster did this turn is kept).", GENERAL,
+      shape="update")
 def gen3(ctx):
     pre, post = ctx.pre, ctx.post
     back = z3.And(z3.Or(ctx.ds(), ctx.win("attack_declared", "battle_step")),
@@ -65,7 +78,7 @@ def gen3(ctx):
     ups = [Update("bd", p, back, z3.IntVal(0)) for p in (0, 1)]
     ups.append(Update("calc", None, back, z3.IntVal(CALC_PENDING)))
     for i in ctx.cards:
-        ups += [Update(name, i, back, z3.BoolVal(False)) for name in ("dbb", "destroyer", "flipped")]
+        ups += [Update(name, i, back, z3.BoolVal(False)) for name in ("dbb", "flipped")]
     return ups
 
 

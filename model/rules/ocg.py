@@ -79,11 +79,12 @@ def d3_1(ctx):
 
 
 @rule("D3-2", "ATK/DEF changers cannot be activated during damage calculation unless they say so; "
-      "from then to the end of the Damage Step no ATK/DEF changer can be activated.",
+      "from then to the end of the Damage Step no (optional) ATK/DEF changer can be activated.",
       ["S0-OCG 187", "S3 42", "S3 82"])
 def d3_2(ctx):
+    # "in general" (S3 42): mandatory effects stay admitted (S3 80, S0-OCG 202-203)
     S = ctx.S
-    changes = S.atkdef(ctx.eff) != vocab.AD["none"]
+    changes = z3.And(S.atkdef(ctx.eff) != vocab.AD["none"], z3.Not(S.mandatory(ctx.eff)))
     during = z3.And(ctx.win("ds_during_calc"), z3.Not(S.names["during_calc"](ctx.eff)))
     later = ctx.win("ds_after_calc", "ds_end")
     return z3.Implies(z3.And(ctx.activating, changes), z3.Not(z3.Or(during, later)))

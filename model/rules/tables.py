@@ -36,8 +36,11 @@ def condition_holds(ctx, eff, st):
         "attacked": z3.And(st.attacking, tgt == c),
         "attacked_face_down": z3.And(st.attacking, tgt == c, st.target_was_face_down),
         "flipped_by_attack": sel(st.flipped, c),
-        "destroyed_by_battle": sel(st.dbb, c),
-        "destroys_by_battle": z3.And(sel(st.destroyer, c), sel(st.loc, c) == MZ),  # S2 89: it must still be there
+        # in a battle: this battle's result; after it (End Step): anything this turn
+        "destroyed_by_battle": z3.If(st.attacking, sel(st.dbb, c), sel(st.lost, c)),
+        "destroys_by_battle": z3.And(sel(st.destroyer, c), sel(st.loc, c) == MZ,  # S2 89: still there
+                                     z3.Or(z3.Not(st.attacking), c == st.attacker, c == tgt)),
+        "battled": sel(st.battled, c),
         "monster_destroyed_by_battle": z3.Or(st.dbb) if ctx.ncards else z3.BoolVal(False),
         "battle_damage_dealt": z3.And(z3.Or(c == st.attacker, c == tgt), ctx.sel(st.bd, 1 - p) > 0),
         "battle_damage_dealt_direct": z3.And(tgt == NONE, S.ctrl(st.attacker) == p, ctx.sel(st.bd, 1 - p) > 0),
@@ -62,12 +65,23 @@ def overridden(ctx, eff):
     return z3.Or([ctx.S.cond(eff) == vocab.CO[c] for c in conds]) if conds else z3.BoolVal(False)
 
 
+OUTSIDE_DS = ("start_step", "attack_declared", "end_step")
+
+
 def matches(ctx, grant, eff):
+    """Whether a `timing_grants` row is about this effect. Within the Damage Step a row for
+    the effect's trigger condition wins over a row for its named timing (TCG puts battle-damage
+    effects at sub-step 5 even when they say "after damage calculation"); a timing outside the
+    Damage Step (End Step effects) is never overridden."""
     S = ctx.S
     if "timing" in grant:
-        return z3.And(S.names[grant["timing"]](eff), z3.Not(overridden(ctx, eff)))
+        t = grant["timing"]
+        if t in OUTSIDE_DS:
+            return S.names[t](eff)
+        return z3.And(S.names[t](eff), z3.Not(overridden(ctx, eff)))
     if "condition" in grant:
-        return S.cond(eff) == vocab.CO[grant["condition"]]
+        return z3.And(S.cond(eff) == vocab.CO[grant["condition"]],
+                      z3.Not(z3.Or([S.names[t](eff) for t in OUTSIDE_DS])))
     return z3.And(S.ekind(eff) == vocab.EK[grant["kind"]], z3.Not(overridden(ctx, eff)),
                   z3.Not(z3.Or([S.names[t](eff) for t in vocab.TIMINGS])))
 
@@ -86,7 +100,11 @@ def build(ctx, lit):
         w = vocab.W[g["window"]]
         grants.append((g["rule"], "timing", z3.And(pre.window == w, matches(ctx, g, act.eff))))
         pending = [z3.And(pre.trig[e], S.mandatory(e), matches(ctx, g, e)) for e in ctx.effects]
-        resolving_now = z3.And(ctx.is_("pass"), pre.passes == 1, pre.chain_len > 0)
+        # triggers go on one Chain (CH-6), except in the Start and End Step where each starts
+        # its own: there a waiting mandatory trigger must only be activated before the step ends
+        own_chains = g["window"] in ("start_step", "end_step")
+        resolving_now = z3.And(ctx.is_("pass"), pre.passes == 1, pre.chain_len > 0,
+                               z3.BoolVal(not own_chains))
         if pending:
             restrictions.append((g["rule"], z3.Implies(
                 z3.And(pre.window == w, z3.Or(closing(ctx), resolving_now)), z3.Not(z3.Or(pending)))))
@@ -103,7 +121,9 @@ def build(ctx, lit):
     flip = rs.flip
     entering_flip = z3.And(post.window == vocab.W[flip["window"]], pre.window != post.window)
     for i in ctx.cards:
-        hit = z3.And(entering_flip, pre.attacking, pre.target == i, z3.Not(pre.faceup[i]))
+        # D1-5 / T1: a target destroyed before this point is never flipped
+        gone = z3.And(z3.Or(ctx.lit("D1-5"), ctx.lit("T1")), pre.loc[i] != MZ)
+        hit = z3.And(entering_flip, pre.attacking, pre.target == i, z3.Not(pre.faceup[i]), z3.Not(gone))
         updates.append((flip["rule"], Update("faceup", i, hit, z3.BoolVal(True))))
         updates.append((flip["rule"], Update("flipped", i, hit, z3.BoolVal(True))))
 
