@@ -312,6 +312,9 @@ class Run:
 
     def step(self, act, line, text=""):
         self.current_line, self.current_text, self.current_act = line, text, act
+        if act["kind"] == A["activate"] and self.state["chain_len"] >= vocab.MAX_CHAIN:
+            raise PlayError(self.play.path, line, f"a Chain of more than {vocab.MAX_CHAIN} links is beyond "
+                                                  "what the tool models")
         pre, acts = self.assumptions(act)
         lits = list(self.rel.lits.values()) + list(self.rel.rlits.values())
         result = self.solve(lits + pre + acts)
@@ -496,7 +499,11 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without):
             v.verdict, v.message = "error", str(e)
             return v
         for act in (acts if acts is not None else run.resolve_steps(a)):
-            result, detail = run.step(act, a.line, a.text)
+            try:
+                result, detail = run.step(act, a.line, a.text)
+            except PlayError as e:
+                v.verdict, v.message = "error", str(e)
+                return v
             if result == "sat":
                 continue
             v.steps = run.steps

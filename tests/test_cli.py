@@ -117,3 +117,15 @@ def test_cards_json_covers_seed_cards():
     seeds = [l.strip() for l in (SHARED / "spec" / "seed-cards.txt").read_text("utf-8").splitlines()
              if l.strip() and not l.startswith("#")]
     assert [s for s in seeds if s not in names] == []
+
+
+def test_chain_longer_than_the_model_is_an_input_error(tmp_path):
+    card = '{"name": "Test Quick", "type": "trap", "subtype": "normal", "effects": [{"kind": "activation"}], "source": "synthetic"}'
+    lines = ["ruleset: ocg", f"card: {card}"]
+    lines += [f'{p} set "Test Quick" as {p}{k}' for k in range(5) for p in "AB"]
+    lines += ["enter battle phase"]
+    lines += [f"activate {p} {p}{k}" for k in range(5) for p in "AB"]
+    f = tmp_path / "long.play"
+    f.write_text("\n".join(lines) + "\n")
+    r = run("check", f)
+    assert r.exit_code == 2 and "more than 8 links" in r.output and ":22:" in r.output   # the 9th activation
