@@ -19,7 +19,7 @@ def rel(p):
 def test_fixture_verdict(path):
     play = load(str(path))
     assert play.expect in ("legal", "illegal"), "every fixture states `expect:`"
-    assert re.search(r"S\d|S0-(TCG|OCG)|card text", play.source), "every fixture cites its source lines"
+    assert re.search(r"S\d|S0-(TCG|OCG)|card text|game mechanics", play.source), "every fixture cites its source lines"
     v = check_play(play)
     got = {r["rule"] for r in v.violations}
     assert v.verdict == play.expect, f"{v.verdict}: {v.violations} {v.facts} {v.message}"

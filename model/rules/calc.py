@@ -39,7 +39,7 @@ def outcome(ctx):
         for j in ctx.cards:
             live = z3.And(post.faceup[j], post.loc[j] != GY, post.loc[j] != vocab.L["banished"],
                           post.loc[j] != vocab.L["hand"], post.loc[j] != vocab.L["none"],
-                          z3.Not(post.dbb[j]), S.calc_amount(j) != 0,
+                          z3.Not(ctx.pre.dbb[j]), S.calc_amount(j) != 0,
                           S.calc_to_attacker(j) == to_attacker)
             when = z3.Or(S.calc_when(j) == 0, z3.And(z3.Not(direct), t_atk > a_atk))
             parts.append(z3.If(z3.And(live, when), S.calc_amount(j), 0))
@@ -123,7 +123,10 @@ def calc_updates(ctx):
         dies = z3.Or(z3.And(pre.target == i, t_dies), z3.And(pre.attacker == i, a_dies))
         kills = z3.Or(z3.And(pre.attacker == i, t_dies), z3.And(pre.target == i, a_dies))
         fought = z3.And(z3.Not(skipped), z3.Or(pre.attacker == i, pre.target == i))
-        ups += [Update("dbb", i, now, dies),
+        # D4-1 (OCG) / T7 (TCG): they stay on the field until the end of the Damage Step
+        leaves = z3.And(dies, z3.Not(z3.Or(ctx.lit("D4-1"), ctx.lit("T7"))))
+        ups += [Update("loc", i, z3.And(now, leaves), z3.IntVal(GY)),
+                Update("dbb", i, now, dies),
                 Update("destroyer", i, now, z3.Or(pre.destroyer[i], kills)),
                 Update("lost", i, now, z3.Or(pre.lost[i], dies)),
                 Update("battled", i, now, z3.Or(pre.battled[i], fought))]

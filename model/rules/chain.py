@@ -193,7 +193,8 @@ def pr1_reset(ctx):
     entering = post.window != pre.window
     chain_done = z3.And(ctx.is_("resolve_link"), pre.chain_len == 1)
     return [Update("prio", None, z3.Or(entering, chain_done), S.tp),
-            Update("passes", None, z3.Or(entering, chain_done), z3.IntVal(0))]
+            Update("passes", None, z3.Or(entering, chain_done), z3.IntVal(0)),
+            Update("chains", None, entering, z3.IntVal(0))]
 
 
 @rule("PR-3", "A window ends, and the game moves on, only after both players pass in "

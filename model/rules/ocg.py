@@ -9,7 +9,6 @@ from .. import vocab
 from ..state import A, NONE
 from .base import Update, rule, table_rule
 from .battle import chain_end
-from .calc import calc_now
 
 
 table_rule("D1-1", "At the start of the Damage Step a face-down attack target stays face-down; its "
@@ -111,15 +110,10 @@ table_rule("D3-5", "Damage calculation compares ATK/DEF, decides which monster i
            "Graveyard.", ["S3 47-48", "S0-OCG 190"])
 
 
-@rule("D3-6", "After damage calculation no recalculation happens even if a monster leaves the "
-      "field or its ATK/DEF changes.", ["S0-OCG 193", "S2 61"], shape="update")
-def d3_6(ctx):
-    # the calculation's results stay as they were until the battle ends
-    pre = ctx.pre
-    done = z3.And(pre.calc != 0, z3.Not(calc_now(ctx)), ctx.ds(), ctx.ds(ctx.post))
-    ups = [Update("bd", p, done, pre.bd[p]) for p in (0, 1)]
-    ups += [Update("dbb", i, z3.And(done, z3.Not(ctx.is_("replace"))), pre.dbb[i]) for i in ctx.cards]
-    return ups
+table_rule("D3-6", "After damage calculation no recalculation happens even if a monster leaves the "
+           "field or its ATK/DEF changes.", ["S0-OCG 193", "S2 61"],
+           note="Holds by construction: the calculation is performed once, when its window closes; "
+                "no fixture can tell it from its absence.")
 
 
 @rule("D3-7", "Replacement-for-destruction effects are decided at damage calculation: only a "

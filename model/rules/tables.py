@@ -119,7 +119,10 @@ def build(ctx, lit):
         updates.append((t["rule"], Update("window", None, when, z3.IntVal(vocab.W[t["to"]]))))
 
     flip = rs.flip
-    entering_flip = z3.And(post.window == vocab.W[flip["window"]], pre.window != post.window)
+    first = vocab.W[rs.damage_step[0]]
+    # D1-1 / T1: at the start of the Damage Step the target is still face-down
+    early = z3.And(z3.Not(z3.Or(ctx.lit("D1-1"), ctx.lit("T1"))), post.window == first)
+    entering_flip = z3.And(z3.Or(post.window == vocab.W[flip["window"]], early), pre.window != post.window)
     for i in ctx.cards:
         # D1-5 / T1: a target destroyed before this point is never flipped
         gone = z3.And(z3.Or(ctx.lit("D1-5"), ctx.lit("T1")), pre.loc[i] != MZ)
