@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 import z3
 
 from . import catalogue, jsonloc
-from .model import rulesets, vocab
+from .model import vocab
 from .model.rules import RULES
 from .model.state import A, CL, NONE
 from .model.step import relation
@@ -245,7 +245,7 @@ class Run:
     # --- expanding the play's actions into steps of the relation ------------------------------
     def steps_for(self, a: ActionSpec):
         """Concrete actions for one line of the play (a `resolve` may need several)."""
-        u, st, line = self.uni, self.state, a.line
+        u, line = self.uni, a.line
         base = dict(kind=A.get(a.kind, 0), player=NONE, eff=0, card=NONE, target=NONE, direct=False,
                     window=NONE, link=0, named=NONE, other=NONE, claim=0, value=0)
         player = vocab.PLAYERS.index(a.player) if a.player else NONE
@@ -341,7 +341,7 @@ class Run:
 
     def explain(self, pre, acts):
         """Every restriction the step breaks, and a minimal set of facts behind it."""
-        s, rel = self.rel.solver, self.rel
+        rel = self.rel
         lits = list(rel.lits.values())
         broken = []
         for rid, rlit in rel.rlits.items():

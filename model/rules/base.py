@@ -115,12 +115,6 @@ class Ctx:
             out = z3.If(index == k, values[k], out)
         return out
 
-    def card_of(self, eff):
-        return self.S.inst(eff)
-
-    def per_card(self, values, card, default=None):
-        return self.sel(values, card, default)
-
     # --- the step's action -----------------------------------------------------------
     def is_(self, *kinds):
         return z3.Or([self.act.kind == A[k] for k in kinds])
@@ -132,10 +126,6 @@ class Ctx:
     @property
     def eff(self):
         return self.act.eff
-
-    @property
-    def card(self):
-        return self.S.inst(self.act.eff)
 
     # --- windows ---------------------------------------------------------------------
     def win(self, *names, state=None):
@@ -156,10 +146,6 @@ class Ctx:
 
     def top_target(self):
         return self.link(self.pre.link_target, self.pre.chain_len - 1)
-
-    @property
-    def chain_open(self):
-        return self.pre.chain_len > 0
 
     def opp(self, player):
         return 1 - player

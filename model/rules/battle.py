@@ -2,7 +2,7 @@
 import z3
 
 from .. import vocab
-from ..state import A, NONE
+from ..state import NONE
 from .base import Update, rule, table_rule
 from .chain import is_trigger
 
@@ -20,7 +20,7 @@ def chain_end(ctx):
 
 
 def can_be_attacked(ctx, card):
-    S, pre = ctx.S, ctx.pre
+    S = ctx.S
     return z3.And(ctx.monster_in_zone(card), S.ctrl(card) != S.tp)
 
 
@@ -201,7 +201,7 @@ def target_side_changed(ctx):
       "attack; a Chain after the replay is not in response to the attack.",
       ["S0-TCG 18", "S0-OCG 157-158", "S1 25-27", "S2 25"])
 def bs3(ctx):
-    pre, S, act = ctx.pre, ctx.S, ctx.act
+    pre = ctx.pre
     only_choice = z3.Implies(pre.replay, z3.Or(ctx.is_("retarget", "stop_attack", "claim")))
     needs_replay = z3.Implies(ctx.is_("retarget", "stop_attack"), pre.replay)
     return z3.And(only_choice, needs_replay)

@@ -2,7 +2,7 @@
 import z3
 
 from .. import vocab
-from ..state import A, NONE
+from ..state import NONE
 from .base import Update, rule
 
 SPEED_OF_KIND = {  # CH-4, S1 67-77: effect kind (and card kind) -> Spell Speed
@@ -154,7 +154,7 @@ def ch5(ctx):
       "may be added to a Chain of triggers); in the Start Step and End Step triggered effects "
       "each start their own Chain.", ["S2 7-9", "S0-OCG 222"], shape="permission")
 def ch6_grant(ctx):
-    pre, S = ctx.pre, ctx.S
+    pre = ctx.pre
     links_are_triggers = z3.And([z3.Implies(k < pre.chain_len, is_trigger(ctx, pre.link_eff[k]))
                                  for k in range(vocab.MAX_CHAIN)])
     simultaneous = z3.And(is_trigger(ctx, ctx.eff), links_are_triggers,

@@ -3,7 +3,7 @@ docs/interpretations.md says why each is needed."""
 import z3
 
 from .. import vocab
-from ..state import CALC_DONE, CALC_PENDING, CALC_SKIPPED, CL, NONE
+from ..state import CALC_PENDING, CL, NONE
 from .base import Update, rule
 from .chain import is_trigger
 from .tables import condition_holds, timed
@@ -16,7 +16,7 @@ GENERAL = ["card text and game mechanics (not in the sources)"]
       "timing, or is triggered, only in a window the rule set opens for it, and a triggered "
       "effect only while its trigger is pending.", GENERAL)
 def gen1(ctx):
-    S, pre, e = ctx.S, ctx.pre, ctx.eff
+    pre, e = ctx.pre, ctx.eff
     in_window = z3.Implies(timed(ctx, e), ctx.grant("timing"))
     pending = z3.Implies(is_trigger(ctx, e), ctx.sel(pre.trig, e, z3.BoolVal(False)))
     return z3.Implies(ctx.activating, z3.And(condition_holds(ctx, e, pre), in_window, pending,

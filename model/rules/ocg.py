@@ -6,7 +6,6 @@ where the target is flipped, which part follows); what is not tabular is here.
 import z3
 
 from .. import vocab
-from ..state import A, NONE
 from .base import Update, rule, table_rule
 from .battle import chain_end
 

@@ -6,7 +6,6 @@ The catalogue describes each effect's result in a small vocabulary
 import z3
 
 from .. import vocab
-from ..state import NONE
 from .base import Update, rule
 
 MZ, GY, BAN = vocab.L["monster_zone"], vocab.L["graveyard"], vocab.L["banished"]
