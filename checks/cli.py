@@ -30,7 +30,10 @@ def play_files(paths):
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            out += sorted(f for f in path.rglob("*") if f.is_file() and f.suffix in PLAY_SUFFIXES)
+            found = sorted(f for f in path.rglob("*") if f.is_file() and f.suffix in PLAY_SUFFIXES)
+            if not found:
+                raise UsageError(f"no play files (*.play, *.json) under {p}")
+            out += found
         elif path.exists():
             out.append(path)
         else:

@@ -129,3 +129,21 @@ def test_chain_longer_than_the_model_is_an_input_error(tmp_path):
     f.write_text("\n".join(lines) + "\n")
     r = run("check", f)
     assert r.exit_code == 2 and "more than 8 links" in r.output and ":22:" in r.output   # the 9th activation
+
+
+def test_format_doc_examples_get_their_verdict(tmp_path):
+    import re
+    doc = (ROOT / "docs" / "format.md").read_text("utf-8")
+    blocks = re.findall(r"```(play|json) EX-1\n(.*?)```", doc, re.S)
+    assert len(blocks) == 2
+    for kind, body in blocks:
+        f = tmp_path / f"ex1.{kind}"
+        f.write_text(body)
+        r = run("check", "--format", "json", f)
+        out = json.loads(r.output)[0]
+        assert out["verdict"] == "illegal" and out["matches_expect"], out
+
+
+def test_directory_without_plays_is_an_error(tmp_path):
+    r = run("check", tmp_path)
+    assert r.exit_code == 2 and "no play files" in r.output
