@@ -13,7 +13,7 @@ import click
 
 from . import catalogue, report
 from .check import DEFAULT_TIMEOUT_MS, check_play, rule_info
-from .model import rulesets
+from .model import rulesets, vocab
 from .model.rules import RULES
 from .play import PlayError, load
 
@@ -30,7 +30,8 @@ def play_files(paths):
     for p in paths:
         path = Path(p)
         if path.is_dir():
-            found = sorted(f for f in path.rglob("*") if f.is_file() and f.suffix in PLAY_SUFFIXES)
+            found = sorted(f for f in path.rglob("*")
+                           if f.is_file() and f.suffix in PLAY_SUFFIXES and not is_catalogue(f))
             if not found:
                 raise UsageError(f"no play files (*.play, *.json) under {p}")
             out += found
@@ -39,6 +40,17 @@ def play_files(paths):
         else:
             raise UsageError(f"no such file or directory: {p}")
     return out
+
+
+def is_catalogue(path: Path) -> bool:
+    """A card catalogue ({"cards": [...]} and nothing else) met while walking a directory."""
+    if path.suffix != ".json" or path.stat().st_size > vocab.MAX_FILE_BYTES:
+        return False
+    try:
+        doc = json.loads(path.read_bytes())
+    except ValueError:
+        return False
+    return isinstance(doc, dict) and set(doc) == {"cards"}
 
 
 def builtin_examples():

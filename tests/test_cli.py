@@ -147,3 +147,11 @@ def test_format_doc_examples_get_their_verdict(tmp_path):
 def test_directory_without_plays_is_an_error(tmp_path):
     r = run("check", tmp_path)
     assert r.exit_code == 2 and "no play files" in r.output
+
+
+def test_directory_walk_skips_card_catalogues(tmp_path):
+    (tmp_path / "cards.json").write_text('{"cards": []}')
+    (tmp_path / "ex.play").write_text((EX / "ex1-legal.play").read_text())
+    r = run("check", "--format", "json", tmp_path)
+    assert [o["path"].rsplit("/", 1)[-1] for o in json.loads(r.output)] == ["ex.play"]
+    assert r.exit_code == 0
