@@ -33,6 +33,7 @@ next t1_start
 next t2_flip
 next t3_before_calc
 next t4_at_calc
+pass A                                           # the turn player has priority first (PR-1)
 activate B Lily
 chain A "Rising Energy" target "Dark Magician"   # illegal: Rising Energy does not say "at damage calculation"
 '''
@@ -59,6 +60,7 @@ EX1_JSON = '''\
     {"do": "next", "window": "t2_flip"},
     {"do": "next", "window": "t3_before_calc"},
     {"do": "next", "window": "t4_at_calc"},
+    {"do": "pass", "player": "A"},
     {"do": "activate", "player": "B", "card": "Lily"},
     {"do": "activate", "player": "A", "card": "Rising Energy", "target": "Dark Magician", "link": -1}
   ]
@@ -142,14 +144,14 @@ def test_text_ex1():
     ]
     assert [(a.kind, a.line) for a in p.actions] == [
         ("enter_bp", 14), ("next", 15), ("attack", 16), ("next", 17), ("next", 18),
-        ("next", 19), ("next", 20), ("activate", 21), ("activate", 22)]
+        ("next", 19), ("next", 20), ("pass", 21), ("activate", 22), ("activate", 23)]
     assert p.actions[1].window == "battle_step"
     atk = p.actions[2]
     assert (atk.card, atk.target, atk.direct) == ("Dark Magician", "Lily", False)
     assert atk.text == 'attack "Dark Magician" -> Lily'
-    lily = p.actions[7]
+    lily = p.actions[8]
     assert (lily.player, lily.card, lily.effect, lily.target, lily.link) == ("B", "Lily", 1, None, 0)
-    re_ = p.actions[8]
+    re_ = p.actions[9]
     assert (re_.player, re_.card, re_.target, re_.link) == ("A", "Rising Energy", "Dark Magician", -1)
     assert re_.text == 'chain A "Rising Energy" target "Dark Magician"'
 
@@ -158,8 +160,8 @@ def test_json_ex1():
     p = P.parse_json(EX1_JSON.encode(), "ex1.json")
     assert p.expect == "illegal" and p.expect_rules == ["T4"]
     assert [c.line for c in p.cards] == [10, 11, 12]
-    assert [a.line for a in p.actions] == list(range(15, 24))
-    assert p.actions[8].text == 'chain A "Rising Energy" target "Dark Magician"'
+    assert [a.line for a in p.actions] == list(range(15, 25))
+    assert p.actions[9].text == 'chain A "Rising Energy" target "Dark Magician"'
     assert p.line_of["expect"] == 7
     assert p.cards[1].face_up is False
 
