@@ -408,14 +408,11 @@ class Run:
         return core
 
     def describe(self, term):
-        """A fact about the state or the action, in words, with the line it comes from."""
+        """A fact about the state, in words, with the line it comes from."""
         lhs, rhs = term.arg(0), term.arg(1)
         name = str(lhs)
         value = _val(rhs)
-        if name.startswith("act_"):
-            field = name[4:]
-            return f"action: {field} = {self.render(field, value)}"
-        field = name[4:]
+        field = name[4:]   # pre_<field>: the action itself is reported as one line
         where = self.line_of.get(self._state_name(field), ("set-up", None))
         src = f"line {where[1]}" if where[1] else "initial state"
         if where[0] == "set-up" and where[1]:
@@ -453,8 +450,6 @@ class Run:
             return vocab.PLAYERS[value] if value in (0, 1) else "(none)"
         if field in ("attacker", "target", "card", "other") or field.endswith("target"):
             return self.uni.label(value)
-        if field == "kind":
-            return A and list(A)[value]
         if field == "eff" or field.endswith("_eff"):
             if 0 <= value < len(self.uni.effects):
                 c, k, _ = self.uni.effects[value]

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from . import catalogue, report
-from .check import DEFAULT_TIMEOUT_MS, check_play, rule_info
+from .check import DEFAULT_TIMEOUT_MS, Verdict, check_play, rule_info
 from .model import rulesets, vocab
 from .model.rules import RULES
 from .play import PlayError, load
@@ -88,7 +88,6 @@ def check(paths, ruleset, fmt, cards_files, examples, timeout_ms):
         try:
             play = load(str(f))
         except PlayError as e:
-            from .check import Verdict
             verdicts.append(Verdict(str(f), ruleset or "ocg", "error", message=str(e)))
             continue
         verdicts.append(check_play(play, ruleset, cards_files, timeout_ms))

@@ -93,7 +93,10 @@ def test_each_restriction_can_be_tested_alone():
     assert all(str(l).startswith("restrict:") for l in rel.rlits.values())
 
 
-def test_removing_a_rule_changes_the_relation():
-    full = relation("tcg", 4, 4)
-    less = relation("tcg", 4, 4, frozenset({"T4"}))
-    assert "T4" in full.lits and "T4" not in less.lits
+def test_removing_a_rule_changes_a_verdict():
+    """Rules are switched by their literals: without T4, EX-1's legal play no longer reaches
+    damage calculation the way the source says."""
+    from ygo_timing.check import check_play
+    play = load(str(FIXTURES / "examples" / "ex1-legal.play"))
+    assert check_play(play).verdict == "legal"
+    assert check_play(play, without=frozenset({"T4"})).verdict == "illegal"

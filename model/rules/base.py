@@ -42,25 +42,13 @@ class Rule:
     id: str
     statement: str
     sources: tuple[str, ...]
-    rulesets: tuple[str, ...]     # filled from the rule-set files; empty until asked
-    shape: str                    # restriction | permission | update
+    shape: str                    # restriction | permission | update | definition | table
     build: Callable
     absent: Callable | None = None
     expressible: str = "full"     # full | partial
     note: str = ""                # for partial rules: what is left out, and why
     family: str = ""
-
-    def to_dict(self):
-        return {
-            "id": self.id,
-            "statement": self.statement,
-            "sources": list(self.sources),
-            "rulesets": list(self.rulesets),
-            "shape": self.shape,
-            "expressible": self.expressible,
-            "note": self.note,
-            "family": self.family,
-        }
+    # which rule sets hold a rule is data: model/rulesets/*.json (rulesets.membership())
 
 
 def rule(id, statement, sources, shape="restriction", expressible="full", note="", absent=None,
@@ -68,7 +56,7 @@ def rule(id, statement, sources, shape="restriction", expressible="full", note="
     """Register the decorated builder as a rule. Which rule sets hold it is data
     (model/rulesets/*.json), not said here."""
     def wrap(fn):
-        RULES.append(Rule(id, statement, tuple(sources), (), shape, fn, absent, expressible, note,
+        RULES.append(Rule(id, statement, tuple(sources), shape, fn, absent, expressible, note,
                           family or fn.__module__.rsplit(".", 1)[-1]))
         return fn
     return wrap

@@ -178,7 +178,7 @@ def bs2(ctx):
     S = ctx.S
     responds = S.names["attack_declared"](ctx.eff)
     elsewhere = z3.Not(ctx.win("start_step", "attack_declared"))
-    return z3.Implies(z3.And(ctx.activating, responds, elsewhere), z3.BoolVal(False))
+    return z3.Not(z3.And(ctx.activating, responds, elsewhere))
 
 
 @rule("BS-2", "", ["S0-TCG 16-17", "S0-OCG 153-155", "S2 19"], shape="update")

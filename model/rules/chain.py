@@ -41,10 +41,9 @@ def ch1(ctx):
     act, pre, S = ctx.act, ctx.pre, ctx.S
     said_link_ok = z3.Or(act.link == 0, act.link == pre.chain_len + 1,
                          z3.And(act.link == -1, pre.chain_len > 0))
-    negator_needs_link = z3.Implies(S.negates(act.eff) != vocab.NG["none"],
-                                    z3.Or(pre.chain_len > 0, S.res(act.eff) != vocab.RS["negate"]))
-    negator_needs_link2 = z3.Implies(S.res(act.eff) == vocab.RS["negate_destroy"], pre.chain_len > 0)
-    return z3.Implies(ctx.activating, z3.And(said_link_ok, negator_needs_link, negator_needs_link2))
+    negates = z3.Or(S.res(act.eff) == vocab.RS["negate"], S.res(act.eff) == vocab.RS["negate_destroy"])
+    negator_needs_link = z3.Implies(negates, pre.chain_len > 0)
+    return z3.Implies(ctx.activating, z3.And(said_link_ok, negator_needs_link))
 
 
 @rule("CH-1", "", ["S1 60-61"], shape="update")
