@@ -189,3 +189,10 @@ def cards(fmt, cards_files):
         stats = f" {c.atk}/{c.def_} L{c.level}" if c.type == "monster" else ""
         kinds = ", ".join(e.kind for e in c.effects) or "no effects"
         click.echo(f"{c.name} -- {c.subtype} {c.type}{stats}; {kinds}")
+
+
+# options, diff, consistency: the symbolic questions (checks/symbolic_cli.py)
+from .symbolic_cli import COMMANDS  # noqa: E402
+
+for _command in COMMANDS:
+    main.add_command(_command)

@@ -1,0 +1,386 @@
+"""Is a rule set consistent? Satisfiability, deadlocks, dead rules, and the source conflicts.
+
+* satisfiable: the unrolled relation is asked for a legal Battle Phase with an attack, damage
+  calculation and the End Step; the witness is replayed through `check`.
+* contradictions: from each scenario's opening, a reachable state (up to K actions) in which
+  every candidate action is refused (a deadlock: the rules demand opposite things), or a
+  mandatory trigger is pending and its activation is refused; each comes with its witness and,
+  per refused action, the rules that refuse it (each restriction alone, as `check` does).
+* dead rules: a rule with no term in the compiled relation changes no verdict by construction;
+  every other rule is shown alive by a fixture whose verdict flips without it.
+* source conflicts (rules.md notes to CH-5, D2-1, D3-3): each reading is a switch on the same
+  relation; a play shows where the two readings give different verdicts.
+"""
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import z3
+
+from . import unroll
+from .check import DEFAULT_RLIMIT, Run, Universe, check_play, initial_state, static_facts
+from .model import rulesets, vocab
+from .model.rules.chain import speed_term
+from .model.state import A as AK
+from .model.state import NONE
+from .model.step import StepRelation, bucket, relation
+from .play import load, parse_text
+from .replay import catalogue_cards, replay, scenario_play
+from .scenarios import SCENARIOS, Scenario
+
+
+@dataclass
+class Finding:
+    kind: str            # deadlock | mandatory refused
+    scenario: str
+    rules: list          # the rules involved (minimal per refused action)
+    detail: list         # per candidate: "action: rules"
+    play: str
+
+
+@dataclass
+class Report:
+    ruleset: str
+    max_length: int
+    satisfiable: dict
+    contradictions: list
+    contradictions_status: str
+    dead: list
+    alive: dict
+    conflicts: list
+    seconds: float = 0.0
+    notes: list = field(default_factory=list)
+
+    def exit_code(self):
+        if self.satisfiable.get("verdict") == "unknown" or self.contradictions_status != "complete":
+            return 3 if not (self.contradictions or self.dead) else 1
+        return 1 if (self.contradictions or self.dead or not self.satisfiable.get("found")) else 0
+
+    def to_dict(self):
+        return {"ruleset": self.ruleset, "max_length": self.max_length, "seconds": round(self.seconds, 1),
+                "satisfiable": self.satisfiable,
+                "contradictions": {"status": self.contradictions_status,
+                                   "bound": f"up to {self.max_length} actions after each scenario's opening",
+                                   "found": [dataclasses.asdict(f) for f in self.contradictions]},
+                "dead_rules": self.dead, "alive_by_fixture": self.alive,
+                "source_conflicts": self.conflicts, "notes": self.notes}
+
+
+# --- satisfiability -------------------------------------------------------------------------
+
+SAT_SCENARIO = Scenario("battle", "a Battle Phase from Main Phase 1",
+                        'A monster "Dark Magician"\nB monster "Kuriboh"\n', ())
+
+
+def satisfiable(name: str, timeout_s: float, max_steps: int = 16) -> dict:
+    """A legal Battle Phase with an attack, damage calculation and the End Step, found by the
+    solver on the unrolled relation and replayed through check."""
+    play = scenario_play(SAT_SCENARIO, "<battle>")
+    cards = catalogue_cards()
+    uni = Universe(play, cards)
+    rel = relation(name, len(uni.specs), len(uni.effects))
+    facts = [t for t, _ in static_facts(rel, uni, play)]
+    traj = unroll.Trajectory(rel, "s_", initial_state(rel, uni, play), facts)
+    s = z3.Solver()
+    s.set("timeout", int(timeout_s * 1000))
+    s.add(facts + traj.init)
+    acts = []
+    for k in range(max_steps):
+        act = unroll.action_vars(k, rel.ctx)
+        acts.append(act)
+        s.add(unroll.action_domain(act, len(uni.specs), len(uni.effects), 0,
+                                   kinds=("enter_bp", "attack", "pass", "next", "end_bp", "resolve_link")))
+        s.add(traj.legal(k, act))
+        end = traj.state(k + 1)
+        goal = z3.And(end["window"] == vocab.W["end_step"], z3.Or([end[f"battled[{i}]"] for i in range(len(uni.specs))]))
+        r = s.check(goal)
+        if r == z3.unknown:
+            return {"found": False, "verdict": "unknown", "bound": f"{k + 1} actions"}
+        if r == z3.sat:
+            m = s.model()
+            seq = [unroll.concrete(m, a) for a in acts]
+            side = replay(play, (name,), cards, seq)[name]
+            from .replay import Play
+            from .play import to_text
+            text = to_text(Play("<battle>", ruleset=name, cards=list(play.cards), actions=side.specs,
+                                expect="legal"))
+            v = check_play(parse_text(text, "<battle>"))
+            return {"found": True, "length": k + 1, "play": text,
+                    "verdict": v.verdict if v.matches_expect() else f"{v.verdict} (NOT as claimed)"}
+    return {"found": False, "verdict": "none", "bound": f"{max_steps} actions"}
+
+
+# --- contradictions ---------------------------------------------------------------------------
+
+def candidates(uni, ncards):
+    """Every kind of move a player could make now, with no target (a target never makes an
+    activation legal that is illegal without one, except for a chosen target, tried by options)."""
+    out = [dict(kind=AK["pass"], player=p) for p in (0, 1)]
+    out += [dict(kind=AK["next"]), dict(kind=AK["resolve_link"]), dict(kind=AK["end_bp"])]
+    for e, (c, _, eff) in enumerate(uni.effects):
+        if eff.kind != "continuous":
+            out.append(dict(kind=AK["activate"], player=vocab.PLAYERS.index(uni.specs[c].player), eff=e))
+    base = dict(kind=0, player=NONE, eff=0, card=NONE, target=NONE, direct=False, window=NONE, link=0,
+                named=NONE, other=NONE, claim=0, value=0)
+    return [{k: (z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v)) for k, v in dict(base, **c).items()}
+            for c in out]
+
+
+def stuck_search(name, scenario, max_length, deadline, cards):
+    play = scenario_play(scenario, f"<{scenario.name}>")
+    uni = Universe(play, cards)
+    rel = relation(name, len(uni.specs), len(uni.effects))
+    facts = [t for t, _ in static_facts(rel, uni, play)]
+    opened = replay(play, (name,), cards, [])[name]
+    if opened.verdict != "legal":
+        raise RuntimeError(f"scenario {scenario.name}: its opening is {opened.verdict} under {name}")
+    traj = unroll.Trajectory(rel, "s_", opened.run.state, facts)
+    s = z3.Solver()
+    s.add(facts + traj.init)
+    acts, cands = [], candidates(uni, len(uni.specs))
+    S = rel.ctx.S
+    found = []
+    for k in range(max_length + 1):
+        st = traj.state(k)
+        refused = [traj.illegal(k, c) for c in cands]
+        live = st["window"] != vocab.W["main2"]
+        mandatory = []
+        for e, c in enumerate(cands):
+            if int(str(c["kind"])) == AK["activate"]:
+                eff = int(str(c["eff"]))
+                if uni.effects[eff][2].mandatory:
+                    mandatory.append(z3.And(st[f"trig[{eff}]"], refused[e]))
+        for kind, goal in (("deadlock", z3.And([live] + refused)),
+                           ("mandatory refused", z3.Or(mandatory) if mandatory else z3.BoolVal(False))):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return found, "timeout"
+            s.set("timeout", max(1, int(left * 1000)))
+            r = s.check(goal)
+            if r == z3.unknown:
+                return found, "unknown"
+            if r == z3.sat:
+                seq = [unroll.concrete(s.model(), a) for a in acts]
+                found.append(describe_stuck(kind, scenario, play, name, cards, seq))
+                return found, "complete"   # one witness per scenario: the shortest
+        if k == max_length:
+            break
+        act = unroll.action_vars(k, rel.ctx)
+        acts.append(act)
+        s.add(unroll.action_domain(act, len(uni.specs), len(uni.effects), 0))
+        s.add(act["kind"] != AK["claim"])
+        s.add(traj.legal(k, act))
+    return found, "complete"
+
+
+def describe_stuck(kind, scenario, play, name, cards, seq):
+    from .options import options
+    side = replay(play, (name,), cards, seq)[name]
+    from .play import to_text
+    from .replay import Play
+    text = to_text(Play(f"<{scenario.name}>", ruleset=name, cards=list(play.cards), actions=side.specs))
+    o = options(parse_text(text, f"<{scenario.name}>"), name)
+    detail, rules = [], set()
+    for x in o.cards + o.game:
+        if x.allowed is False:
+            ids = [r["rule"] for r in x.rules]
+            detail.append(f"{x.what}: refused by {', '.join(ids)}")
+            rules |= set(ids)
+    return Finding(kind, scenario.name, sorted(rules), detail, text)
+
+
+# --- dead rules -------------------------------------------------------------------------------
+
+def encoded(rel: StepRelation) -> set:
+    """Rule IDs that have a term in the compiled relation (restriction, grant, update,
+    definition or table row)."""
+    out = set(rel.restrictions)
+    text = " ".join(str(t) for t in rel.solver.assertions())
+    for rid in rel.lits:
+        if f"rule:{rid}" in text:
+            out.add(rid)
+    return out
+
+
+def fixture_evidence(name, rids, deadline):
+    """rule ID -> a fixture of the rule whose verdict under `name` flips without the rule."""
+    root = Path(str(resources.files("ygo_timing.data").joinpath("plays")))
+    plays = sorted(root.rglob("*.play"))
+    out = {}
+    for rid in rids:
+        own = [p for p in plays if p.name.startswith(rid + "-")] + \
+              [p for p in plays if not p.name.startswith(rid + "-")]
+        for p in own[:40]:
+            if time.monotonic() > deadline:
+                return out
+            play = load(str(p))
+            if (play.ruleset or "ocg") != name or rid not in play.rules and not p.name.startswith(rid + "-"):
+                continue
+            base = check_play(play).verdict
+            if check_play(play, without=frozenset([rid])).verdict != base:
+                out[rid] = str(p.relative_to(root.parent))
+                break
+    return out
+
+
+# --- source conflicts -------------------------------------------------------------------------
+
+class VariantRun(Run):
+    """A Run on a given relation (a reading of a source conflict) instead of the cached one."""
+
+    def __init__(self, play, rel, cards, timeout_ms=20_000):
+        self.play, self.ruleset = play, rel.ruleset.name
+        self.uni = Universe(play, cards)
+        self.rel, self.ctx = rel, rel.ctx
+        self.statics = static_facts(rel, self.uni, play)
+        self.state = initial_state(rel, self.uni, play)
+        self.line_of = {n: ("set-up", None) for n in self.state}
+        self.timeout_ms, self.rlimit = timeout_ms, DEFAULT_RLIMIT
+        self.pre_vars, self.post_vars = dict(self.ctx.pre.fields()), dict(self.ctx.post.fields())
+        self.act_vars = dict(self.ctx.act.fields())
+        self.steps = 0
+
+
+def verdict_under(rel, text, cards):
+    play = parse_text(text, "<conflict>")
+    run = VariantRun(play, rel, cards)
+    for a in play.actions:
+        acts = run.steps_for(a)
+        for act in (acts if acts is not None else run.resolve_steps(a)):
+            r, detail = run.step(act, a.line, a.text)
+            if r == "unsat":
+                return f"illegal at line {a.line} ({', '.join(detail[0])})"
+            if r != "sat":
+                return "unknown"
+    return "legal"
+
+
+def _sized(name, play_text, cards):
+    play = parse_text(play_text, "<conflict>")
+    uni = Universe(play, cards)
+    return rulesets.load(name), bucket(len(uni.specs)), bucket(len(uni.effects))
+
+
+def reading_d2_1(text, cards):
+    rs, n, m = _sized("ocg", text, cards)
+    return StepRelation(dataclasses.replace(rs, flip_effect_needs_field=True), n, m)
+
+
+def reading_d3_3(text, cards):
+    rs, n, m = _sized("ocg", text, cards)
+    rel = StepRelation(rs, n, m)
+    ctx = rel.ctx
+    strict = z3.Implies(z3.And(ctx.activating, ctx.win("ds_during_calc"), ctx.pre.chain_len > 0), z3.BoolVal(False))
+    rel.restrictions["D3-3"].append(strict)
+    rel.solver.add(z3.Implies(rel.rlits["D3-3"], strict))
+    return rel
+
+
+def reading_ch_5(text, cards, name="tcg"):
+    rs, n, m = _sized(name, text, cards)
+    rel = StepRelation(rs, n, m, without=frozenset({"CH-4"}))
+    ctx, S = rel.ctx, rel.ctx.S
+    lit = z3.Bool("rule:CH-4")
+    rel.lits["CH-4"] = lit
+
+    def s1(e):   # S1 69: Continuous effects listed under Spell Speed 1
+        return z3.If(S.ekind(e) == vocab.EK["continuous"], 1, speed_term(ctx, e))
+    rel.solver.add(z3.Implies(lit, z3.And(S.speed(ctx.eff) == s1(ctx.eff), S.speed(ctx.top_eff) == s1(ctx.top_eff))))
+    return rel
+
+
+CONFLICTS = (
+    {"note": "CH-5", "ruleset": "tcg",
+     "readings": ("CH-4: a Continuous effect has no Spell Speed and is never activated (the tool)",
+                  "S1 69: Continuous effects are Spell Speed 1"),
+     "variant": reading_ch_5,
+     "play": 'ruleset: tcg\nA monster "Dark Magician"\nB monster "Amazoness Swords Woman" as Amazoness\n'
+             "enter battle phase\nnext battle_step\nattack \"Dark Magician\" -> Amazoness\n"
+             "next t1_start\nnext t2_flip\nnext t3_before_calc\nnext t4_at_calc\npass A\n"
+             "activate B Amazoness effect 1\n"},
+    {"note": "D2-1", "ruleset": "ocg",
+     "readings": ("S3 21: the Flip Effect activates even if the monster left the field (the tool)",
+                  "S2 81: it does not activate if the monster is no longer on the field"),
+     "variant": reading_d2_1,
+     "play": 'ruleset: ocg\nA monster "Drillroid"\nB monster "Ryko, Lightsworn Hunter" as Ryko face-down defense\n'
+             "enter battle phase\nnext battle_step\nattack Drillroid -> Ryko\nnext ds_start\nnext ds_before_calc\n"
+             "activate A Drillroid\nresolve\nclaim location Ryko graveyard\nnext\nnext ds_after_calc\npass A\n"
+             "activate B Ryko\n"},
+    {"note": "D3-3", "ruleset": "ocg",
+     "readings": ("one Chain during damage calculation, responses inside it allowed (the tool; S2 57, D3-1)",
+                  "S0-OCG 188: cards cannot be activated in response to this Chain"),
+     "variant": reading_d3_3,
+     "play": 'ruleset: ocg\nA monster "Dark Magician"\nA set "Divine Wrath"\nB monster "Injection Fairy Lily" as Lily\n'
+             "enter battle phase\nnext battle_step\nattack \"Dark Magician\" -> Lily\nnext ds_start\n"
+             "next ds_before_calc\nnext ds_during_calc\npass A\nactivate B Lily\nchain A \"Divine Wrath\"\n"},
+)
+
+
+def source_conflicts(cards):
+    out = []
+    for c in CONFLICTS:
+        tool = check_play(parse_text(c["play"], f"<{c['note']} note>"))
+        tool_v = tool.verdict + (f" ({', '.join(v['rule'] for v in tool.violations)})" if tool.violations else "")
+        other = verdict_under(c["variant"](c["play"], cards), c["play"], cards)
+        out.append({"note": c["note"], "ruleset": c["ruleset"], "readings": list(c["readings"]),
+                    "verdicts": [tool_v, other], "disagree": tool.verdict != other.split(" ")[0],
+                    "play": c["play"]})
+    return out
+
+
+# --- the command --------------------------------------------------------------------------------
+
+def consistency(name: str, max_length: int = 6, timeout_s: float = 600, dead_rules: bool = True,
+                scenarios=SCENARIOS) -> Report:
+    start = time.monotonic()
+    deadline = start + timeout_s
+    cards = catalogue_cards()
+    sat = satisfiable(name, timeout_s)
+    found, status = [], "complete"
+    for sc in scenarios:
+        f, st = stuck_search(name, sc, max_length, deadline, cards)
+        found += f
+        if st != "complete":
+            status = st
+            break
+    dead, alive, notes = [], {}, []
+    if dead_rules:
+        probe = relation(name, 4, 4)
+        enc = encoded(probe)
+        dead = [r for r in rulesets.load(name).rules if r not in enc]
+        alive = fixture_evidence(name, [r for r in rulesets.load(name).rules if r in enc], deadline)
+        missing = [r for r in rulesets.load(name).rules if r in enc and r not in alive]
+        if missing:
+            notes.append("rules with terms but no fixture flip found (not shown dead or alive): " + ", ".join(missing))
+    conflicts = source_conflicts(cards)
+    return Report(name, max_length, sat, found, status, dead, alive, conflicts, time.monotonic() - start, notes)
+
+
+def text(r: Report) -> str:
+    out = [f"consistency of {r.ruleset} (contradictions searched up to {r.max_length} actions after each "
+           f"scenario's opening)"]
+    s = r.satisfiable
+    if s.get("found"):
+        out.append(f"satisfiable: a legal Battle Phase with an attack, damage calculation and the End Step, "
+                   f"{s['length']} actions; check says {s['verdict']}")
+        out += ["    " + ln for ln in s["play"].splitlines() if ln and not ln.startswith(("turn", "lp", "expect"))]
+    else:
+        out.append(f"satisfiable: NOT SHOWN ({s.get('verdict')}, bound {s.get('bound')})")
+    out.append(f"contradictions ({r.contradictions_status}): {len(r.contradictions)}")
+    for f in r.contradictions:
+        out.append(f"  {f.kind} in scenario {f.scenario}; rules: {', '.join(f.rules)}")
+        out += [f"    {d}" for d in f.detail]
+    out.append(f"dead rules (no term in the relation: removing them changes no verdict): {', '.join(r.dead) or 'none'}")
+    out.append(f"alive rules (a fixture flips without them): {len(r.alive)}")
+    out += [f"  note: {n}" for n in r.notes]
+    out.append("source conflicts (rules.md notes), each reading on one play:")
+    for c in r.conflicts:
+        out.append(f"  {c['note']} note ({c['ruleset']}): {'the readings DISAGREE' if c['disagree'] else 'the readings agree'}")
+        for reading, v in zip(c["readings"], c["verdicts"]):
+            out.append(f"    {reading}: {v}")
+    out.append(f"time: {round(r.seconds, 1)} s")
+    return "\n".join(out)

@@ -1,0 +1,198 @@
+"""What may each player do now? The judge's "can I respond here?" question.
+
+The play is replayed with check's machinery (`check.Run`) up to action N; then every candidate
+action -- each activatable effect of each card of each player (with each target its text may
+choose), passing, closing the window, resolving, declaring an attack, ending the Battle Phase --
+is one query to the same step relation under the state reached. A refused candidate is
+explained as `check` explains an illegal action: each restriction alone (rule IDs, sources).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+from . import catalogue, jsonloc
+from .check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Run, rule_info
+from .model import vocab
+from .model.state import A, NONE
+from .play import Play, PlayError
+
+
+@dataclass
+class Option:
+    player: str | None
+    what: str               # a play line (text form) for the action
+    allowed: bool | None    # None: the solver answered unknown
+    rules: list = field(default_factory=list)   # the rules that refuse it
+    facts: list = field(default_factory=list)
+
+    def to_dict(self):
+        d = {"player": self.player, "action": self.what,
+             "verdict": {True: "allowed", False: "refused", None: "unknown"}[self.allowed]}
+        if self.allowed is False:
+            d["rules"] = self.rules
+            d["because"] = self.facts
+        return d
+
+
+@dataclass
+class Options:
+    path: str
+    ruleset: str
+    at: int                  # actions replayed
+    at_text: str
+    state: dict              # window, priority, Chain
+    cards: list              # per player: activations
+    game: list               # pass / next / resolve / attack / end
+    mandatory: list          # pending mandatory triggers
+    error: str | None = None
+
+    def to_dict(self):
+        return {"path": self.path, "ruleset": self.ruleset, "after_action": self.at, "action": self.at_text,
+                "state": self.state, "activations": [o.to_dict() for o in self.cards],
+                "game": [o.to_dict() for o in self.game], "mandatory": self.mandatory,
+                **({"error": self.error} if self.error else {})}
+
+
+def _base(**kw):
+    d = dict(kind=0, player=NONE, eff=0, card=NONE, target=NONE, direct=False, window=NONE, link=0,
+             named=NONE, other=NONE, claim=0, value=0)
+    d.update(kw)
+    return d
+
+
+def ask(run: Run, act: dict, text: str):
+    """(allowed, broken rule IDs, facts) for one candidate, leaving the run's state as it is."""
+    run.current_line, run.current_text, run.current_act = 0, text, act
+    pre, acts = run.assumptions(act)
+    lits = list(run.rel.lits.values()) + list(run.rel.rlits.values())
+    r = run.solve(lits + pre + acts)
+    if r == z3.sat:
+        return True, [], []
+    if r == z3.unknown:
+        return None, [], []
+    broken, facts = run.explain(pre, acts)
+    return False, broken, facts
+
+
+def replay_to(play: Play, ruleset: str, cards: dict, at: int | None, timeout_ms: int):
+    """Run the play's first `at` actions (all when None). Raises PlayError if one is illegal."""
+    run = Run(play, ruleset, cards, timeout_ms, DEFAULT_RLIMIT)
+    n = len(play.actions) if at is None else at
+    if n < 0 or n > len(play.actions):
+        raise PlayError(play.path, None, f"--at {n}: the play has {len(play.actions)} actions; "
+                                         f"expected 0 to {len(play.actions)}")
+    for a in play.actions[:n]:
+        acts = run.steps_for(a)
+        for act in (acts if acts is not None else run.resolve_steps(a)):
+            result, detail = run.step(act, a.line, a.text)
+            if result != "sat":
+                why = "the solver answered unknown" if result == "unknown" else \
+                    "it is illegal (" + ", ".join(detail[0]) + ")"
+                raise PlayError(play.path, a.line, f"cannot ask what may be done after action {n}: "
+                                                   f"action `{a.text.strip()}` before it is not legal: {why}; "
+                                                   "expected a legal play up to --at")
+    return run, n
+
+
+def options(play: Play, ruleset: str | None, cards_files=(), at: int | None = None,
+            timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Options:
+    name = ruleset or play.ruleset or "ocg"
+    inline = []
+    for i, c in enumerate(play.custom_cards):
+        lines = {k[2:]: v for k, v in play.line_of.items() if isinstance(k, tuple) and k[:2] == ("custom_cards", i)}
+        inline.append(catalogue.parse_card(c, jsonloc.Located(c, lines), play.path, ()))
+    cards = catalogue.catalogue(cards_files, inline)
+    run, n = replay_to(play, name, cards, at, timeout_ms)
+    u, st = run.uni, run.state
+    info = rule_info()
+    at_text = play.actions[n - 1].text.strip() if n else "(the set-up: before the first action)"
+    chain = [f"{u.label(u.effects[st[f'link_eff[{k}]']][0])} ({vocab.PLAYERS[st[f'link_player[{k}]']]})"
+             for k in range(st["chain_len"])]
+    state = {"window": vocab.WINDOWS[st["window"]], "priority": vocab.PLAYERS[st["prio"]] if st["prio"] in (0, 1) else None,
+             "chain": chain, "resolving": st["resolving"]}
+
+    def option(player, act, text):
+        ok, broken, facts = ask(run, act, text)
+        return Option(player, text, ok, [{"rule": r, "statement": info[r]["statement"], "sources": info[r]["sources"]}
+                                         for r in broken], facts)
+
+    acts = []
+    for e, (c, k, eff) in enumerate(u.effects):
+        if eff.kind == "continuous":
+            continue   # applied, never activated (CH-4)
+        p = u.specs[c].player
+        pl = vocab.PLAYERS.index(p)
+        ref = _ref(u.label(c)) + (f" effect {k}" if len(u.cards[c].effects) > 1 else "")
+        verb = "chain" if st["chain_len"] else "activate"
+        base = option(p, _base(kind=A["activate"], player=pl, eff=e), f"{verb} {p} {ref}")
+        if base.allowed is False and eff.target == "chosen":
+            # the text chooses a target: allowed if some target is
+            for t, spec in enumerate(u.specs):
+                o = option(p, _base(kind=A["activate"], player=pl, eff=e, target=t),
+                           f"{verb} {p} {ref} target {_ref(spec.label)}")
+                if o.allowed:
+                    base = o
+                    break
+        acts.append(base)
+
+    game = []
+    for p in vocab.PLAYERS:
+        game.append(option(p, _base(kind=A["pass"], player=vocab.PLAYERS.index(p)), f"pass {p}"))
+    game.append(option(None, _base(kind=A["next"]), "next"))
+    if st["chain_len"]:
+        game.append(option(None, _base(kind=A["resolve_link"]), "resolve"))
+    tp = vocab.PLAYERS.index(play.turn_player)
+    if st["window"] == vocab.W["main1"]:
+        game.append(option(None, _base(kind=A["enter_bp"]), "enter battle phase"))
+    if st["window"] in (vocab.W["battle_step"],):
+        for i, spec in enumerate(u.specs):
+            if spec.player != play.turn_player or u.cards[i].type != "monster":
+                continue
+            for t, tgt in enumerate(u.specs):
+                if tgt.player != play.turn_player and u.cards[t].type == "monster":
+                    game.append(option(None, _base(kind=A["attack"], player=tp, card=i, target=t),
+                                       f"attack {_ref(spec.label)} -> {_ref(tgt.label)}"))
+            game.append(option(None, _base(kind=A["attack"], player=tp, card=i, direct=True),
+                               f"attack {_ref(spec.label)} direct"))
+        game.append(option(None, _base(kind=A["end_bp"]), "end battle phase"))
+    mandatory = []
+    for e, (c, k, eff) in enumerate(u.effects):
+        if st.get(f"trig[{e}]") and eff.mandatory:
+            mandatory.append({"player": u.specs[c].player, "card": u.label(c), "effect": k,
+                              "note": "a mandatory trigger is pending: it must be activated before the window closes"})
+    return Options(play.path, name, n, at_text, state, acts, game, mandatory)
+
+
+def _ref(label):
+    from .play import _render_ref
+    return _render_ref(label)
+
+
+def text(o: Options) -> str:
+    s = o.state
+    out = [f"{o.path}: under {o.ruleset}, after action {o.at} ({o.at_text})",
+           f"  window: {s['window']} ({vocab.WINDOW_TITLES[s['window']]}); priority: {s['priority']}; "
+           f"Chain: {', '.join(s['chain']) or 'empty'}{' (resolving)' if s['resolving'] else ''}"]
+    for p in vocab.PLAYERS:
+        mine = [x for x in o.cards if x.player == p]
+        out.append(f"  {p}:")
+        if not mine:
+            out.append("    (no card with an activatable effect)")
+        for x in mine:
+            out.append("    " + _line(x))
+    out.append("  the game:")
+    for x in o.game:
+        out.append("    " + _line(x))
+    out.append("  mandatory effects pending: " + (", ".join(f"{m['card']} effect {m['effect']} ({m['player']})"
+                                                            for m in o.mandatory) or "none"))
+    return "\n".join(out)
+
+
+def _line(x: Option) -> str:
+    if x.allowed:
+        return f"ALLOWED  {x.what}"
+    if x.allowed is None:
+        return f"UNKNOWN  {x.what} (the solver gave up)"
+    return f"refused  {x.what} -- " + "; ".join(f"{r['rule']} ({'; '.join(r['sources'])})" for r in x.rules)

@@ -1,0 +1,182 @@
+"""Concrete replay of a sequence of actions under two rule sets, with check's own machinery.
+
+The symbolic searches find actions as values of the relation's action record; this module
+turns them back into play lines, steps them with `check.Run` under each rule set, and writes
+play files that `ygo-timing check` reads. When one set has finer Damage Step windows than the
+other (`tcg` sub-steps 2 and 3 are both "before damage calculation" in `ocg`, 5 and 6 both
+"after damage calculation"), the `next` that moves between two fine windows of one coarse part
+is left out of the coarse set's play: `ALIGN` says where.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import z3
+
+from . import catalogue
+from .check import DEFAULT_RLIMIT, Run
+from .model import rulesets, vocab
+from .model.state import ACTIONS, CLAIMS, NONE
+from .play import ActionSpec, Play, parse_text, to_text
+
+# fine rule set -> coarse rule set -> windows of the fine set whose `next` stays in the same
+# part of the coarse set (S0-TCG 47-68 sub-steps 2-3 vs S0-OCG 171-180 "before damage
+# calculation"; S0-TCG 96-116 sub-steps 5-6 vs S0-OCG 198-203 "after damage calculation")
+ALIGN = {"tcg": {"ocg": ("t2_flip", "t5_battle_damage")}}
+
+
+def stutter_windows(fine: str, coarse: str) -> tuple:
+    return ALIGN.get(fine, {}).get(coarse, ())
+
+
+def fine_of(a: str, b: str):
+    """(fine, coarse) when the two sets have aligned windows of different grain, else None."""
+    if stutter_windows(a, b):
+        return a, b
+    if stutter_windows(b, a):
+        return b, a
+    return None
+
+
+def scenario_play(scenario, path="scenario") -> Play:
+    opening = scenario.opening or ("enter battle phase",)   # a play file needs an action
+    text = "turn: 2\nturn-player: A\n" + scenario.setup + "\n" + "\n".join(opening) + "\n"
+    play = parse_text(text, path)
+    if not scenario.opening:
+        play.actions = []
+    return play
+
+
+class Side:
+    """One rule set's run through a sequence, and the play lines it took."""
+
+    def __init__(self, play: Play, ruleset: str, cards: dict, timeout_ms: int):
+        self.ruleset = ruleset
+        self.run = Run(play, ruleset, cards, timeout_ms, DEFAULT_RLIMIT)
+        self.specs: list[ActionSpec] = []
+        self.verdict = "legal"
+        self.detail = None      # (broken rules, facts) of the illegal step
+        self.needed: list = []   # rules without which the last step would be illegal
+
+    def step(self, act: dict, spec: ActionSpec, last=False, only=None):
+        if last and self.verdict == "legal":
+            self.needed = needed_rules(self.run, act, only)
+        self.specs.append(spec)
+        result, detail = self.run.step(act, len(self.specs), spec.text)
+        if result == "sat":
+            if spec.kind == "next":   # say the window reached, for people reading the play
+                self.specs[-1] = _said(spec, self.run.state["window"])
+            return True
+        self.verdict = "illegal" if result == "unsat" else "unknown"
+        self.detail = detail
+        return False
+
+
+def _said(spec, window):
+    return ActionSpec("next", spec.line, f"next {vocab.WINDOWS[window]}", window=vocab.WINDOWS[window])
+
+
+def needed_rules(run: Run, act: dict, only=None) -> list:
+    """Rule IDs (of `only`, default all) whose literal, switched off alone, makes this legal
+    step illegal: the permissions and table rows the step relies on."""
+    rel = run.rel
+    pre, acts = run.assumptions(act)
+    rlits = list(rel.rlits.values())
+    out = []
+    for rid, lit in rel.lits.items():
+        if only is not None and rid not in only:
+            continue
+        others = [v for r, v in rel.lits.items() if r != rid]
+        if run.solve(others + [z3.Not(lit)] + rlits + pre + acts) == z3.unsat:
+            out.append(rid)
+    return out
+
+
+def spec_of(act: dict, run: Run) -> ActionSpec:
+    """The play line for one action of the relation (labels from the run's universe)."""
+    u = run.uni
+    kind = ACTIONS[act["kind"]]
+    player = vocab.PLAYERS[act["player"]] if act["player"] in (0, 1) else None
+    label = (lambda i: u.label(i) if i != NONE else None)
+    s = ActionSpec(kind, 0, "", player=player)
+    if kind == "attack":
+        s.player = None
+        s.card, s.target, s.direct = label(act["card"]), label(act["target"]), act["direct"]
+    elif kind == "activate":
+        c, k, _ = u.effects[act["eff"]]
+        s.card, s.effect, s.target = u.label(c), k, label(act["target"])
+    elif kind == "retarget":
+        s.target, s.direct = label(act["target"]), act["direct"]
+    elif kind == "replace":
+        s.card, s.other = label(act["card"]), label(act["other"])
+    elif kind == "resolve_link":
+        top = run.state.get(f"link_eff[{max(0, run.state['chain_len'] - 1)}]", 0)
+        s = ActionSpec("resolve", 0, "", card=u.label(u.effects[top][0]))
+    elif kind == "claim":
+        claim = CLAIMS[act["claim"]]
+        s.claim, s.player = claim, (player if claim == "lp" else None)
+        s.card = label(act["card"]) if claim != "lp" else None
+        v = act["value"]
+        s.value = {"lp": v, "atk": v, "location": vocab.LOCATIONS[v] if 0 <= v < len(vocab.LOCATIONS) else v,
+                   "destroyed_by_battle": bool(v), "face_up": bool(v)}[claim]
+    elif kind in ("pass",):
+        pass
+    else:
+        s.player = None
+    from .play import _render_action   # the play module's own renderer keeps lines parseable
+    s.text = _render_action(s)
+    return s
+
+
+def replay(play: Play, names: tuple, cards: dict, acts: list, timeout_ms: int = 20_000):
+    """Step the play's opening and then `acts` under each rule set in `names` (fine set first
+    when aligned). Returns {name: Side}; a side stops at its first illegal step."""
+    align = fine_of(*names) if len(names) == 2 else None
+    order = list(align) if align else list(names)
+    stutter = stutter_windows(*align) if align else ()
+    sides = {n: Side(play, n, cards, timeout_ms) for n in order}
+    rules = {n: set(rulesets.load(n).rules) for n in order}
+    own = {n: rules[n] - set().union(*(rules[m] for m in order if m != n)) if len(order) > 1 else rules[n]
+           for n in order}
+    fine = sides[order[0]]
+    steps = [(a, None) for a in play.actions] + [(None, act) for act in acts]
+    for i, (spec, act) in enumerate(steps):
+        last = i == len(steps) - 1
+        fine_window = vocab.WINDOWS[fine.run.state["window"]]
+        for n in order:
+            side = sides[n]
+            if side.verdict != "legal":
+                continue
+            if spec is not None:
+                concrete = side.run.steps_for(spec)
+                s = spec
+            else:
+                concrete = [act]
+                s = spec_of(act, side.run)
+            is_next = (s.kind == "next")
+            if side is not fine and is_next and fine_window in stutter:
+                continue
+            for c in concrete:
+                if not side.step(c, ActionSpec(s.kind, 0, s.text, **_fields(s)), last=last, only=own[n]):
+                    break
+    return sides
+
+
+def _fields(s: ActionSpec) -> dict:
+    return {k: getattr(s, k) for k in ("player", "card", "effect", "target", "direct", "window", "link",
+                                       "other", "claim", "value")}
+
+
+def write_play(path: Path, play: Play, side: Side, title: str, source: str, expect_rules=()):
+    """The side's play lines as a play file expecting the verdict the side gave."""
+    out = Play(str(path), title=title, ruleset=side.ruleset, turn=play.turn, turn_player=play.turn_player,
+               lp=dict(play.lp), cards=list(play.cards), actions=list(side.specs),
+               expect=side.verdict, expect_rules=list(expect_rules) if side.verdict == "illegal" else [],
+               source=source)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(to_text(out), "utf-8")
+    return path
+
+
+def catalogue_cards():
+    return catalogue.catalogue((), [])

@@ -1,0 +1,62 @@
+"""Set-ups the symbolic commands search from: real catalogue cards, few of them.
+
+A search is exhaustive only over the cards it is given, so these set-ups are chosen to hold
+between them the cards the rule sets treat differently (a Flip monster, an optional Trigger
+Effect, "Flashbang", a Counter Trap, an ATK/DEF changer, a battle-damage modifier pair, Traps
+for the end of the Damage Step). Each has an opening (action lines, written in the finer
+`tcg` sub-steps; `diff` drops the `next` lines the coarser set does not have) so that a short
+search starts where its cards matter. Small set-ups keep the unrolled relation small (4 cards,
+4 effects: one size bucket of `step.relation`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    about: str
+    setup: str          # set-up lines of a play file
+    opening: tuple      # action lines played before the search starts
+
+
+SCENARIOS = (
+    Scenario(
+        "battle-step",
+        "from the Battle Step: a face-down Flip monster to attack, a Set ATK/DEF changer, a Counter Trap",
+        'A monster "Dark Magician"\n'
+        'B monster "Ryko, Lightsworn Hunter" face-down defense\n'
+        'A set "Rising Energy"\n'
+        'B set "Magic Jammer"\n',
+        ("enter battle phase", "next"),
+    ),
+    Scenario(
+        "damage-calculation",
+        "from damage calculation: an optional Trigger Effect (\"D.D. Warrior Lady\") and \"Flashbang\" "
+        "for the battle damage its controller takes",
+        'A monster "Dark Magician"\n'
+        'B monster "D.D. Warrior Lady"\n'
+        'B set "Flashbang"\n'
+        'A set "Magic Jammer"\n',
+        ("enter battle phase", "next", 'attack "Dark Magician" -> "D.D. Warrior Lady"',
+         "next", "next", "next", "next"),
+    ),
+    Scenario(
+        "battle-damage-modifiers",
+        "from damage calculation: the BD-2 pair, whose battle damage depends on the modifier order",
+        'A monster "Elemental HERO Neos Knight" as Knight\n'
+        'B monster "Amazoness Swords Woman" as Amazoness\n',
+        ("enter battle phase", "next", "attack Knight -> Amazoness", "next", "next", "next", "next"),
+    ),
+    Scenario(
+        "end-of-damage-step",
+        "from the end of the Damage Step: a monster destroyed by battle and two Traps that respond to it",
+        'A monster "Dark Magician"\n'
+        'B monster "Kuriboh"\n'
+        'B set "Michizure"\n'
+        'B set "Chthonian Blast"\n',
+        ("enter battle phase", "next", 'attack "Dark Magician" -> "Kuriboh"',
+         "next", "next", "next", "next", "next", "next", "next"),
+    ),
+)

@@ -1,0 +1,97 @@
+"""The symbolic commands `options`, `diff` and `consistency` (registered in cli.py).
+
+Exit codes: `options` 0 (answered), 2 input error, 3 unknown; `diff` 0 no difference up to K,
+1 differences found, 2 error, 3 unknown/timeout with none found; `consistency` 0 consistent,
+1 problems found, 2 error, 3 unknown.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from . import catalogue
+from .check import DEFAULT_TIMEOUT_MS
+from .model import rulesets
+from .play import PlayError, load
+
+
+def _fail(msg):
+    click.echo(f"error: {msg}", err=True)
+    sys.exit(2)
+
+
+@click.command("options")
+@click.argument("path")
+@click.option("--at", "at", type=click.IntRange(0, None), default=None,
+              help="After action N (default: after the last action).")
+@click.option("--ruleset", type=click.Choice(rulesets.NAMES), help="Rule set (default: the file's own, else ocg).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--cards", "cards_files", multiple=True, type=click.Path(dir_okay=False))
+@click.option("--timeout", "timeout_ms", type=click.IntRange(1, 600_000), default=DEFAULT_TIMEOUT_MS,
+              show_default=True, help="Solver time limit per query, in milliseconds.")
+def options_cmd(path, at, ruleset, fmt, cards_files, timeout_ms):
+    """What each player may activate, and whether the game may move on, after action N."""
+    from . import options as opt
+    try:
+        o = opt.options(load(path), ruleset, cards_files, at, timeout_ms)
+    except (PlayError, catalogue.CatalogueError) as e:
+        _fail(str(e))
+    click.echo(json.dumps(o.to_dict(), indent=2, ensure_ascii=False) if fmt == "json" else opt.text(o))
+    unknown = any(x.allowed is None for x in o.cards + o.game)
+    sys.exit(3 if unknown else 0)
+
+
+@click.command("diff")
+@click.argument("ruleset_a", type=click.Choice(rulesets.NAMES))
+@click.argument("ruleset_b", type=click.Choice(rulesets.NAMES))
+@click.option("--max-length", "max_length", type=click.IntRange(1, 20), default=8, show_default=True,
+              help="Longest witness searched, in actions after a scenario's opening.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              help="Write each witness play (one per rule set) under this directory.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option("--timeout", "timeout_s", type=click.IntRange(1, 86_400), default=600, show_default=True,
+              help="Time limit for the whole search, in seconds.")
+def diff_cmd(ruleset_a, ruleset_b, max_length, out_dir, fmt, timeout_s):
+    """Where two rule sets disagree: classes of differences, each with a shortest witness play."""
+    from . import diff as d
+    from . import diff_report
+    try:
+        r = d.diff(ruleset_a, ruleset_b, max_length, timeout_s, out_dir).to_dict()
+    except RuntimeError as e:
+        _fail(str(e))
+    if fmt == "json":
+        click.echo(diff_report.as_json(r))
+    elif fmt == "markdown":
+        cmd = f"ygo-timing diff {ruleset_a} {ruleset_b} --max-length {max_length}" + \
+              (f" --out {out_dir}" if out_dir else "") + " --format markdown"
+        click.echo(diff_report.markdown(r, cmd))
+    else:
+        click.echo(diff_report.text(r))
+    if any("NOT" in v for x in r["differences"] for v in x["confirmed"].values()):
+        _fail("a witness did not replay through check as claimed (a bug: please report)")
+    sys.exit(1 if r["differences"] else 0 if r["status"] == "complete" else 3)
+
+
+@click.command("consistency")
+@click.argument("ruleset", type=click.Choice(rulesets.NAMES))
+@click.option("--max-length", "max_length", type=click.IntRange(1, 20), default=6, show_default=True,
+              help="Longest sequence searched, in actions after a scenario's opening.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--timeout", "timeout_s", type=click.IntRange(1, 86_400), default=600, show_default=True,
+              help="Time limit for the whole search, in seconds.")
+@click.option("--dead-rules/--no-dead-rules", default=True, show_default=True,
+              help="Also look for rules whose removal changes no verdict up to K (the slow part).")
+def consistency_cmd(ruleset, max_length, fmt, timeout_s, dead_rules):
+    """Is a rule set satisfiable, free of contradictions and dead rules; the source conflicts as plays."""
+    from . import consistency as c
+    try:
+        r = c.consistency(ruleset, max_length, timeout_s, dead_rules)
+    except RuntimeError as e:
+        _fail(str(e))
+    click.echo(json.dumps(r.to_dict(), indent=2, ensure_ascii=False) if fmt == "json" else c.text(r))
+    sys.exit(r.exit_code())
+
+
+COMMANDS = (options_cmd, diff_cmd, consistency_cmd)
