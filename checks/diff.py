@@ -104,16 +104,20 @@ class Result:
 
 
 def classify(a_sets, legal_in, illegal_in, broken, needed, causes):
-    only = {n: set(rulesets.load(n).rules) - set(rulesets.load(m).rules)
-            for n, m in ((legal_in, illegal_in), (illegal_in, legal_in))}
-    specific = [(r, illegal_in) for r in broken if r in only[illegal_in]]
-    specific += [(r, legal_in) for r in needed if r in only[legal_in]]
-    specific += [(r, n) for n, r in causes.items() if r and r in only[n]]
-    for r, n in specific:
-        other = illegal_in if n == legal_in else legal_in
-        if counterparts(r) & set(rulesets.load(other).rules):
-            return "contradiction"
-    return "coverage gap"
+    """The rules that refuse decide first: a set-specific refusing rule with no counterpart
+    (D3-7, D5-3) means the other set is silent. When only shared rules refuse (GEN-1 for a
+    timing, GEN-4 for a claim), the set-specific rules the verdicts rest on decide."""
+    rules = {n: set(rulesets.load(n).rules) for n in (legal_in, illegal_in)}
+    only = {legal_in: rules[legal_in] - rules[illegal_in], illegal_in: rules[illegal_in] - rules[legal_in]}
+
+    def has_counterpart(r, n):
+        return bool(counterparts(r) & rules[illegal_in if n == legal_in else legal_in])
+    refusing = [r for r in broken if r in only[illegal_in]]
+    if refusing:
+        return "contradiction" if all(has_counterpart(r, illegal_in) for r in refusing) else "coverage gap"
+    resting = [(r, n) for n in (legal_in, illegal_in) for r in needed if r in only[n]]
+    resting += [(r, n) for n, r in causes.items() if r and r in only[n]]
+    return "contradiction" if any(has_counterpart(r, n) for r, n in resting) else "coverage gap"
 
 
 class Search:
@@ -186,7 +190,7 @@ class Search:
             if (d.legal_in, d.illegal_in) != (legal_in, illegal_in):
                 continue
             other = [I.restriction(k, act, r) for r in d.broken if r in I.tpl.restrictions]
-            for r in d.needed:
+            for r in ([] if d.claim else d.needed):   # a claim's class is its broken rules and claim
                 bodies = [g[r] for g in L.tpl.grants.values() if r in g]
                 if bodies:
                     other.append(z3.Not(L.at(k, act, z3.Or(bodies))))
@@ -246,16 +250,40 @@ def explain(search: Search, acts, length):
         for n, s in sides.items():
             where = s.run.line_of.get(var, ())
             causes[n] = where[2] if len(where) > 2 else None
+    plays = {n: _play_text(search, s, broken) for n, s in sides.items()}
+    if claim:
+        needed = sorted(set(needed) | decisive(search, sides, var, plays))
     kind = classify((a, b), legal_in, illegal_in, broken, needed, causes)
-    plays = {}
-    for n, s in sides.items():
-        from .replay import Play
-        p = Play(f"<{n}>", title="", ruleset=n, turn=search.play.turn, turn_player=search.play.turn_player,
-                 lp=dict(search.play.lp), cards=list(search.play.cards), actions=list(s.specs),
-                 expect=s.verdict, expect_rules=list(broken) if s.verdict == "illegal" else [])
-        plays[n] = to_text(p)
     return Difference(legal_in, illegal_in, list(broken), needed, claim, causes, kind, length,
                       search.sc.name, plays, facts)
+
+
+def _play_text(search, s, broken):
+    from .replay import Play
+    p = Play(f"<{s.ruleset}>", title="", ruleset=s.ruleset, turn=search.play.turn,
+             turn_player=search.play.turn_player, lp=dict(search.play.lp), cards=list(search.play.cards),
+             actions=list(s.specs), expect=s.verdict,
+             expect_rules=list(broken) if s.verdict == "illegal" else [])
+    return to_text(p)
+
+
+def decisive(search, sides, var, plays) -> set:
+    """For a claim: the set-specific rules in the update of the claimed variable whose removal
+    from their set flips that set's verdict on its witness play (e.g. BD-1's order of battle
+    damage modifiers inside the damage calculation)."""
+    from .replay import Ablated, update_rules, verdict_of
+    names = list(sides)
+    out = set()
+    for n in names:
+        mine = set(rulesets.load(n).rules) - set().union(*(set(rulesets.load(m).rules) for m in names if m != n))
+        for rid in sorted(update_rules(sides[n].run.rel, var) & mine):
+            play = parse_text(plays[n], f"<{n}>")
+            v, at = verdict_of(Ablated(play, n, search.cards, rid), play)
+            # the flip must be at the claim itself: a rule whose removal breaks the play earlier
+            # (a window transition) is not what the claim tells apart
+            if v != sides[n].verdict and (v == "legal" or at == len(play.actions)):
+                out.add(rid)
+    return out
 
 
 def confirm(d: Difference, out_dir: Path | None):
@@ -279,6 +307,8 @@ def confirm(d: Difference, out_dir: Path | None):
 def diff(a: str, b: str, max_length=DEFAULT_MAX_LENGTH, timeout_s=DEFAULT_TIMEOUT_S, out_dir=None,
          scenarios=SCENARIOS, progress=None) -> Result:
     start = time.monotonic()
+    if a == b:   # one relation: every play has one verdict
+        return Result(a, b, max_length, [], "complete", 0.0, [], "the same rule set")
     deadline = start + timeout_s
     cards = catalogue_cards()
     found: list[Difference] = []

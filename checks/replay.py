@@ -180,3 +180,47 @@ def write_play(path: Path, play: Play, side: Side, title: str, source: str, expe
 
 def catalogue_cards():
     return catalogue.catalogue((), [])
+
+
+class Ablated(Run):
+    """A Run with one rule switched off through its literals (no recompilation): its
+    permissions, table rows and updates are off and its restrictions are not asked for."""
+
+    def __init__(self, play, ruleset, cards, rid, timeout_ms=20_000):
+        super().__init__(play, ruleset, cards, timeout_ms, DEFAULT_RLIMIT)
+        self.off = {lit.get_id() for lit in (self.rel.lits.get(rid), self.rel.rlits.get(rid)) if lit is not None}
+        self.neg = [z3.Not(self.rel.lits[rid])] if rid in self.rel.lits else []
+
+    def solve(self, extra):
+        return super().solve([e for e in extra if e.get_id() not in self.off] + self.neg)
+
+
+def verdict_of(run: Run, play: Play):
+    """(verdict, number of the first illegal action or None) of a whole play on a prepared run."""
+    for i, a in enumerate(play.actions, start=1):
+        steps = run.steps_for(a)
+        for act in (steps if steps is not None else run.resolve_steps(a)):
+            r, _ = run.step(act, a.line, a.text)
+            if r != "sat":
+                return ("illegal" if r == "unsat" else "unknown"), i
+    return "legal", None
+
+
+def rules_in(term) -> set:
+    """Rule IDs whose literal occurs in a term."""
+    out, seen, todo = set(), set(), [term]
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_const(t) and t.decl().name().startswith("rule:"):
+            out.add(t.decl().name()[5:])
+        todo.extend(t.children())
+    return out
+
+
+def update_rules(rel, var_name: str) -> set:
+    """Rule IDs whose literal occurs in the update of one state variable (by field name)."""
+    names = [n for n, _ in rel.ctx.post.fields()]
+    return rules_in(rel.transition[names.index(var_name)]) if var_name in names else set()

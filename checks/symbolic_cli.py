@@ -76,13 +76,13 @@ def diff_cmd(ruleset_a, ruleset_b, max_length, out_dir, fmt, timeout_s):
 
 @click.command("consistency")
 @click.argument("ruleset", type=click.Choice(rulesets.NAMES))
-@click.option("--max-length", "max_length", type=click.IntRange(1, 20), default=6, show_default=True,
-              help="Longest sequence searched, in actions after a scenario's opening.")
+@click.option("--max-length", "max_length", type=click.IntRange(1, 20), default=4, show_default=True,
+              help="Longest sequence searched for contradictions, in actions after a scenario's opening.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--timeout", "timeout_s", type=click.IntRange(1, 86_400), default=600, show_default=True,
               help="Time limit for the whole search, in seconds.")
-@click.option("--dead-rules/--no-dead-rules", default=True, show_default=True,
-              help="Also look for rules whose removal changes no verdict up to K (the slow part).")
+@click.option("--dead-rules", "dead_rules", is_flag=True,
+              help="Also test every rule that has terms against its own fixtures (slow: minutes).")
 def consistency_cmd(ruleset, max_length, fmt, timeout_s, dead_rules):
     """Is a rule set satisfiable, free of contradictions and dead rules; the source conflicts as plays."""
     from . import consistency as c
