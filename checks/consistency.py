@@ -383,6 +383,7 @@ def text(r: Report) -> str:
     for f in r.contradictions:
         out.append(f"  {f.kind} in scenario {f.scenario}; rules: {', '.join(f.rules)}")
         out += [f"    {d}" for d in f.detail]
+        out += ["      | " + ln for ln in f.play.splitlines() if ln]
     out.append(f"dead rules (no term in the relation: removing them changes no verdict): {', '.join(r.dead) or 'none'}")
     out.append(f"alive rules (a fixture flips without them): {len(r.alive)}")
     out += [f"  note: {n}" for n in r.notes]
@@ -391,5 +392,6 @@ def text(r: Report) -> str:
         out.append(f"  {c['note']} note ({c['ruleset']}): {'the readings DISAGREE' if c['disagree'] else 'the readings agree'}")
         for reading, v in zip(c["readings"], c["verdicts"]):
             out.append(f"    {reading}: {v}")
+        out += ["      | " + ln for ln in c["play"].splitlines()]
     out.append(f"time: {round(r.seconds, 1)} s")
     return "\n".join(out)

@@ -58,6 +58,7 @@ class Difference:
     claim: str | None       # for a claim: what is claimed (the states differ, GEN-4 reports it)
     causes: dict            # for a claim: rule set -> the rule that set the claimed value
     kind: str               # contradiction | coverage gap
+    placed: list            # for a refused timing: the illegal set's rules that open a window for it
     length: int             # actions after the scenario's opening
     scenario: str
     plays: dict             # rule set -> play text
@@ -67,16 +68,17 @@ class Difference:
 
     @property
     def rules(self):
-        return sorted(set(self.broken) | set(self.needed) | {c for c in self.causes.values() if c})
+        return sorted(set(self.broken) | set(self.needed) | set(self.placed)
+                      | {c for c in self.causes.values() if c})
 
     def key(self):
         return (self.legal_in, self.illegal_in, tuple(sorted(self.broken)), tuple(sorted(self.needed)),
-                self.claim, tuple(sorted((k, v or "") for k, v in self.causes.items())))
+                tuple(sorted(self.placed)), self.claim, tuple(sorted((k, v or "") for k, v in self.causes.items())))
 
     def to_dict(self):
         return {"kind": self.kind, "legal_in": self.legal_in, "illegal_in": self.illegal_in,
                 "rules": self.rules, "broken": self.broken, "needed": self.needed, "claim": self.claim,
-                "causes": self.causes, "length": self.length, "scenario": self.scenario,
+                "causes": self.causes, "placed": self.placed, "length": self.length, "scenario": self.scenario,
                 "because": self.facts, "plays": self.plays, "files": self.files, "confirmed": self.confirmed}
 
 
@@ -180,6 +182,18 @@ class Search:
             else:
                 self.solver.add(t.legal(k, act))
 
+    def placed(self, name, rid, eff):
+        """Whether rule `rid` of set `name` opens some window for effect `eff` (a term over
+        the action's effect, or a concrete one): its timing grant, with the window left open."""
+        from .model import vocab
+        t = self.traj[name]
+        g = t.tpl.grants.get("timing", {}).get(rid)
+        if g is None:
+            return z3.BoolVal(False)
+        w = t.ctx.pre.window
+        return z3.substitute(z3.Or([z3.substitute(g, (w, z3.IntVal(i))) for i in range(len(vocab.WINDOWS))]),
+                             (t.ctx.act.eff, eff))
+
     def blocked(self, k, legal_in, illegal_in):
         """A found class is blocked: one of the rules it broke holds, or one of the rules the
         legal side needed grants nothing (for a claim: a different claim). A witness that breaks
@@ -196,6 +210,8 @@ class Search:
                     other.append(z3.Not(L.at(k, act, z3.Or(bodies))))
             if d.claim:
                 other.append(z3.Or(act["kind"] != AK["claim"], act["claim"] != CL[d.claim]))
+            if d.placed:
+                other.append(z3.Not(z3.And([self.placed(illegal_in, r, act["eff"]) for r in d.placed])))
             out.append(z3.Or(other))
         return out
 
@@ -253,8 +269,13 @@ def explain(search: Search, acts, length):
     plays = {n: _play_text(search, s, broken) for n, s in sides.items()}
     if claim:
         needed = sorted(set(needed) | decisive(search, sides, var, plays))
-    kind = classify((a, b), legal_in, illegal_in, broken, needed, causes)
-    return Difference(legal_in, illegal_in, list(broken), needed, claim, causes, kind, length,
+    placed = []
+    if "GEN-1" in broken and last["kind"] == AK["activate"]:
+        mine = set(rulesets.load(illegal_in).rules) - set(rulesets.load(legal_in).rules)
+        placed = [r for r in sorted(mine)
+                  if z3.is_true(z3.simplify(search.placed(illegal_in, r, z3.IntVal(last["eff"]))))]
+    kind = classify((a, b), legal_in, illegal_in, broken, needed + placed, causes)
+    return Difference(legal_in, illegal_in, list(broken), needed, claim, causes, kind, placed, length,
                       search.sc.name, plays, facts)
 
 
