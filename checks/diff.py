@@ -319,6 +319,8 @@ def confirm(d: Difference, out_dir: Path | None):
         path = f"{out_dir / f'{slug}.{n}.play'}" if out_dir else f"<{slug}.{n}>"
         v = check_play(parse_text(full, path))
         d.confirmed[n] = v.verdict if v.matches_expect() else f"{v.verdict} (NOT as claimed)"
+        if n == d.illegal_in and v.verdict == "illegal":
+            d.facts = v.facts   # check's own explanation, with the lines of the play as written
         if out_dir:
             out_dir.mkdir(parents=True, exist_ok=True)
             Path(path).write_text(full, "utf-8")
