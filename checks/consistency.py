@@ -29,7 +29,8 @@ from .model.rules.chain import speed_term
 from .model.state import A as AK
 from .model.state import NONE
 from .model.step import StepRelation, bucket, relation
-from .play import load, parse_text
+from .options import options
+from .play import Play, load, parse_text, to_text
 from .replay import catalogue_cards, replay, scenario_play
 from .scenarios import SCENARIOS, Scenario
 
@@ -105,8 +106,6 @@ def satisfiable(name: str, timeout_s: float, max_steps: int = 16) -> dict:
             m = s.model()
             seq = [unroll.concrete(m, a) for a in acts]
             side = replay(play, (name,), cards, seq)[name]
-            from .replay import Play
-            from .play import to_text
             text = to_text(Play("<battle>", ruleset=name, cards=list(play.cards), actions=side.specs,
                                 expect="legal"))
             v = check_play(parse_text(text, "<battle>"))
@@ -143,7 +142,6 @@ def stuck_search(name, scenario, max_length, deadline, cards):
     s = z3.Solver()
     s.add(facts + traj.init)
     acts, cands = [], candidates(uni, len(uni.specs))
-    S = rel.ctx.S
     found = []
     for k in range(max_length + 1):
         st = traj.state(k)
@@ -179,10 +177,7 @@ def stuck_search(name, scenario, max_length, deadline, cards):
 
 
 def describe_stuck(kind, scenario, play, name, cards, seq):
-    from .options import options
     side = replay(play, (name,), cards, seq)[name]
-    from .play import to_text
-    from .replay import Play
     text = to_text(Play(f"<{scenario.name}>", ruleset=name, cards=list(play.cards), actions=side.specs))
     o = options(parse_text(text, f"<{scenario.name}>"), name)
     detail, rules = [], set()

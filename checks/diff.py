@@ -18,12 +18,13 @@ import z3
 
 from . import unroll
 from .check import Universe, check_play, static_facts
-from .model import rulesets
+from .model import rulesets, vocab
 from .model.state import A as AK
-from .model.state import CL
+from .model.state import CL, CLAIMS
 from .model.step import relation
-from .play import parse_text, to_text
-from .replay import catalogue_cards, fine_of, replay, scenario_play, stutter_windows, write_play
+from .play import Play, parse_text, to_text
+from .replay import (Ablated, catalogue_cards, fine_of, replay, scenario_play, stutter_windows,
+                     update_rules, verdict_of)
 from .scenarios import SCENARIOS
 
 DEFAULT_MAX_LENGTH = 8
@@ -155,7 +156,6 @@ class Search:
             return z3.BoolVal(False)
         fine = self.traj[self.align[0]].state(k)
         ws = stutter_windows(*self.align)
-        from .model import vocab
         return z3.And(act["kind"] == AK["next"], z3.Or([fine["window"] == vocab.W[w] for w in ws]))
 
     def extend(self, k):
@@ -185,7 +185,6 @@ class Search:
     def placed(self, name, rid, eff):
         """Whether rule `rid` of set `name` opens some window for effect `eff` (a term over
         the action's effect, or a concrete one): its timing grant, with the window left open."""
-        from .model import vocab
         t = self.traj[name]
         g = t.tpl.grants.get("timing", {}).get(rid)
         if g is None:
@@ -259,7 +258,6 @@ def explain(search: Search, acts, length):
     last = acts[-1]
     claim, causes = None, {}
     if last["kind"] == AK["claim"]:
-        from .model.state import CLAIMS
         claim = CLAIMS[last["claim"]]
         var = {"lp": f"lp[{last['player']}]", "atk": f"atk[{last['card']}]", "location": f"loc[{last['card']}]",
                "destroyed_by_battle": f"dbb[{last['card']}]", "face_up": f"faceup[{last['card']}]"}[claim]
@@ -280,7 +278,6 @@ def explain(search: Search, acts, length):
 
 
 def _play_text(search, s, broken):
-    from .replay import Play
     p = Play(f"<{s.ruleset}>", title="", ruleset=s.ruleset, turn=search.play.turn,
              turn_player=search.play.turn_player, lp=dict(search.play.lp), cards=list(search.play.cards),
              actions=list(s.specs), expect=s.verdict,
@@ -292,7 +289,6 @@ def decisive(search, sides, var, plays) -> set:
     """For a claim: the set-specific rules in the update of the claimed variable whose removal
     from their set flips that set's verdict on its witness play (e.g. BD-1's order of battle
     damage modifiers inside the damage calculation)."""
-    from .replay import Ablated, update_rules, verdict_of
     names = list(sides)
     out = set()
     for n in names:
@@ -307,9 +303,9 @@ def decisive(search, sides, var, plays) -> set:
     return out
 
 
-def confirm(d: Difference, out_dir: Path | None):
+def confirm(d: Difference, out_dir: Path | None, number: int):
     """Check every witness play as `ygo-timing check` would, and write it under out_dir."""
-    slug = "-".join([d.kind.split()[0], d.legal_in, "allows"] + d.rules)[:80]
+    slug = "-".join([f"{number:02d}", d.kind.split()[0], d.legal_in, "allows"] + d.rules)[:80]
     for n, text in d.plays.items():
         title = (f"{d.kind}: legal under {d.legal_in}, illegal under {d.illegal_in} "
                  f"({', '.join(d.rules)})")
@@ -358,7 +354,7 @@ def diff(a: str, b: str, max_length=DEFAULT_MAX_LENGTH, timeout_s=DEFAULT_TIMEOU
                 if d.key() in keys:
                     raise RuntimeError(f"class {d.key()} found twice: blocking did not exclude it")
                 keys.add(d.key())
-                confirm(d, Path(out_dir) if out_dir else None)
+                confirm(d, Path(out_dir) if out_dir else None, len(found) + 1)
                 found.append(d)
                 if progress:
                     progress(d)

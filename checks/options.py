@@ -17,6 +17,7 @@ from .check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Run, rule_info
 from .model import vocab
 from .model.state import A, NONE
 from .play import Play, PlayError
+from .play import _render_ref as _ref   # the play module's quoting, so lines parse back
 
 
 @dataclass
@@ -163,11 +164,6 @@ def options(play: Play, ruleset: str | None, cards_files=(), at: int | None = No
             mandatory.append({"player": u.specs[c].player, "card": u.label(c), "effect": k,
                               "note": "a mandatory trigger is pending: it must be activated before the window closes"})
     return Options(play.path, name, n, at_text, state, acts, game, mandatory)
-
-
-def _ref(label):
-    from .play import _render_ref
-    return _render_ref(label)
 
 
 def text(o: Options) -> str:

@@ -9,15 +9,13 @@ is left out of the coarse set's play: `ALIGN` says where.
 """
 from __future__ import annotations
 
-from pathlib import Path
-
 import z3
 
 from . import catalogue
 from .check import DEFAULT_RLIMIT, Run
 from .model import rulesets, vocab
 from .model.state import ACTIONS, CLAIMS, NONE
-from .play import ActionSpec, Play, parse_text, to_text
+from .play import ActionSpec, Play, _render_action, parse_text   # its renderer keeps lines parseable
 
 # fine rule set -> coarse rule set -> windows of the fine set whose `next` stays in the same
 # part of the coarse set (S0-TCG 47-68 sub-steps 2-3 vs S0-OCG 171-180 "before damage
@@ -123,7 +121,6 @@ def spec_of(act: dict, run: Run) -> ActionSpec:
         pass
     else:
         s.player = None
-    from .play import _render_action   # the play module's own renderer keeps lines parseable
     s.text = _render_action(s)
     return s
 
@@ -165,17 +162,6 @@ def replay(play: Play, names: tuple, cards: dict, acts: list, timeout_ms: int = 
 def _fields(s: ActionSpec) -> dict:
     return {k: getattr(s, k) for k in ("player", "card", "effect", "target", "direct", "window", "link",
                                        "other", "claim", "value")}
-
-
-def write_play(path: Path, play: Play, side: Side, title: str, source: str, expect_rules=()):
-    """The side's play lines as a play file expecting the verdict the side gave."""
-    out = Play(str(path), title=title, ruleset=side.ruleset, turn=play.turn, turn_player=play.turn_player,
-               lp=dict(play.lp), cards=list(play.cards), actions=list(side.specs),
-               expect=side.verdict, expect_rules=list(expect_rules) if side.verdict == "illegal" else [],
-               source=source)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(to_text(out), "utf-8")
-    return path
 
 
 def catalogue_cards():
