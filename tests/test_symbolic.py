@@ -190,3 +190,15 @@ def test_consistency_names_the_rules_with_no_term_as_dead():
     dead = [r for r in rulesets.load("ocg").rules if r not in encoded(relation("ocg", 4, 4))]
     # docs/interpretations.md: the rules no fixture can isolate, because nothing they describe is modelled
     assert dead == ["D1-2", "D2-2", "D2-3", "D2-4", "D3-6", "D4-2", "D4-3", "D4-6"]
+
+
+def test_diff_stops_honestly_at_its_time_limit():
+    r = run("diff", "tcg", "ocg", "--timeout", "1")
+    assert r.exit_code in (1, 3), r.output     # 1 if a class was found before the limit, else 3
+    assert "stopped at timeout after" in r.output
+    assert "no further difference" not in r.output
+
+
+def test_diff_bad_bound_is_a_usage_error():
+    r = run("diff", "tcg", "ocg", "--max-length", "0")
+    assert r.exit_code == 2 and "Traceback" not in r.output
