@@ -18,7 +18,7 @@ from ygo_timing.replay import catalogue_cards
 from ygo_timing.scenarios import SCENARIOS
 
 WITNESSES = ROOT / "fixtures" / "witnesses"
-STORED = WITNESSES / "tcg-vs-ocg.json"
+STORED = ROOT / "docs" / "tcg-vs-ocg.json"   # not under fixtures/: `check fixtures` would read it as a play
 EX1_COUNTER = ROOT / "tests" / "data" / "ex1-counter-trap.play"
 
 
