@@ -22,6 +22,16 @@ def _fail(msg):
     sys.exit(2)
 
 
+def _guarded(fn):
+    """A bug must not print a traceback, nor pass for an answer: exit 2 with a message."""
+    try:
+        return fn()
+    except (PlayError, catalogue.CatalogueError, RuntimeError) as e:
+        _fail(str(e))
+    except Exception as e:   # noqa: BLE001
+        _fail(f"internal error, please report: {type(e).__name__}: {e}")
+
+
 @click.command("options")
 @click.argument("path")
 @click.option("--at", "at", type=click.IntRange(0, None), default=None,
@@ -34,10 +44,7 @@ def _fail(msg):
 def options_cmd(path, at, ruleset, fmt, cards_files, timeout_ms):
     """What each player may activate, and whether the game may move on, after action N."""
     from . import options as opt
-    try:
-        o = opt.options(load(path), ruleset, cards_files, at, timeout_ms)
-    except (PlayError, catalogue.CatalogueError) as e:
-        _fail(str(e))
+    o = _guarded(lambda: opt.options(load(path), ruleset, cards_files, at, timeout_ms))
     click.echo(json.dumps(o.to_dict(), indent=2, ensure_ascii=False) if fmt == "json" else opt.text(o))
     unknown = any(x.allowed is None for x in o.cards + o.game)
     sys.exit(3 if unknown else 0)
@@ -57,10 +64,7 @@ def diff_cmd(ruleset_a, ruleset_b, max_length, out_dir, fmt, timeout_s):
     """Where two rule sets disagree: classes of differences, each with a shortest witness play."""
     from . import diff as d
     from . import diff_report
-    try:
-        r = d.diff(ruleset_a, ruleset_b, max_length, timeout_s, out_dir).to_dict()
-    except RuntimeError as e:
-        _fail(str(e))
+    r = _guarded(lambda: d.diff(ruleset_a, ruleset_b, max_length, timeout_s, out_dir).to_dict())
     if fmt == "json":
         click.echo(diff_report.as_json(r))
     elif fmt == "markdown":
@@ -86,10 +90,7 @@ def diff_cmd(ruleset_a, ruleset_b, max_length, out_dir, fmt, timeout_s):
 def consistency_cmd(ruleset, max_length, fmt, timeout_s, dead_rules):
     """Is a rule set satisfiable, free of contradictions and dead rules; the source conflicts as plays."""
     from . import consistency as c
-    try:
-        r = c.consistency(ruleset, max_length, timeout_s, dead_rules)
-    except RuntimeError as e:
-        _fail(str(e))
+    r = _guarded(lambda: c.consistency(ruleset, max_length, timeout_s, dead_rules))
     click.echo(json.dumps(r.to_dict(), indent=2, ensure_ascii=False) if fmt == "json" else c.text(r))
     sys.exit(r.exit_code())
 

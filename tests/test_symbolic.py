@@ -53,6 +53,8 @@ def test_options_cli_json_and_bad_at():
     assert lily["verdict"] == "refused" and {"PR-1"} <= {v["rule"] for v in lily["rules"]}
     r = run("options", EX1_COUNTER, "--at", "99")
     assert r.exit_code == 2 and "expected 0 to" in r.output and "Traceback" not in r.output
+    r = run("options", ROOT / "no-such.play")
+    assert r.exit_code == 2 and "cannot read file" in r.output
 
 
 def test_options_refuses_an_illegal_prefix():
