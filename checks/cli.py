@@ -11,11 +11,10 @@ from pathlib import Path
 
 import click
 
-from . import catalogue, report
-from .check import DEFAULT_TIMEOUT_MS, Verdict, check_play, rule_info
+from . import batch, catalogue, report
+from .check import DEFAULT_TIMEOUT_MS, rule_info
 from .model import rulesets, vocab
 from .model.rules import RULES
-from .play import PlayError, load
 
 PLAY_SUFFIXES = (".play", ".json")
 
@@ -70,30 +69,51 @@ def main():
 @click.option("--cards", "cards_files", multiple=True, type=click.Path(dir_okay=False),
               help="A catalogue file adding or overriding cards (repeatable).")
 @click.option("--examples", is_flag=True, help="Check the built-in worked examples (EX-1..EX-4, BD-2, D5-4, D5-5).")
+@click.option("--jsonl", "jsonl", metavar="FILE|-",
+              help="Read plays as JSON Lines (one JSON-form play per line; - is standard input) and "
+                   "write one JSON result per line, in input order, as they are checked.")
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Check in this many processes.")
+@click.option("--verify", is_flag=True,
+              help="Replay legal plays through the solver as well (illegal ones always are).")
 @click.option("--timeout", "timeout_ms", type=click.IntRange(1, 600_000), default=DEFAULT_TIMEOUT_MS,
               show_default=True, help="Solver time limit per query, in milliseconds.")
-def check(paths, ruleset, fmt, cards_files, examples, timeout_ms):
+def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout_ms):
     """Check play files (a directory means every .play/.json file under it)."""
     names = list(paths) + (builtin_examples() if examples else [])
-    if not names:
-        raise UsageError("name at least one play file or directory (or --examples)")
+    if not names and not jsonl:
+        raise UsageError("name at least one play file or directory (or --examples, or --jsonl FILE)")
+    if names and jsonl:
+        raise UsageError("--jsonl reads plays from its file alone; name no other play files")
     for f in cards_files:   # a bad --cards file is a usage error before anything is checked
         try:
             catalogue.load_file(f)
         except catalogue.CatalogueError as e:
             click.echo(f"error: {e}", err=True)
             sys.exit(2)
-    verdicts = []
-    for f in play_files(names):
-        try:
-            play = load(str(f))
-        except PlayError as e:
-            verdicts.append(Verdict(str(f), ruleset or "ocg", "error", message=str(e)))
-            continue
-        verdicts.append(check_play(play, ruleset, cards_files, timeout_ms))
-    click.echo(report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
-    kinds = {v.verdict for v in verdicts}
+    opts = batch.Options(ruleset, tuple(cards_files), timeout_ms, verify=verify)
+    kinds = set()
+    if jsonl:
+        for v in batch.ordered_map(batch.checker("jsonl", opts), _jsonl_items(jsonl), jobs):
+            kinds.add(v.verdict)
+            click.echo(json.dumps(v.to_dict(), ensure_ascii=False))
+    else:
+        verdicts = list(batch.ordered_map(batch.checker("path", opts), play_files(names), jobs))
+        kinds = {v.verdict for v in verdicts}
+        click.echo(report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
     sys.exit(2 if "error" in kinds else 3 if "unknown" in kinds else 1 if "illegal" in kinds else 0)
+
+
+def _jsonl_items(name):
+    if name == "-":
+        yield from batch.jsonl_items(sys.stdin.buffer, "<stdin>")
+        return
+    try:
+        stream = open(name, "rb")
+    except OSError as e:
+        raise UsageError(f"cannot read {name}: {e.strerror or e}") from None
+    with stream:
+        yield from batch.jsonl_items(stream, name)
 
 
 def rule_order():

@@ -1075,13 +1075,13 @@ def _decode(data: bytes, path: str) -> str:
         raise PlayError(path, e.line, e.message) from None
 
 
-def parse_json(data: bytes | str, path: str) -> Play:
-    """Parse the JSON form."""
+def parse_json(data: bytes | str, path: str, first_line: int = 1) -> Play:
+    """Parse the JSON form (`first_line`: where it starts in its file, e.g. a JSON Lines line)."""
     text = _decode(data, path) if isinstance(data, (bytes, bytearray)) else data
     if len(text) > vocab.MAX_FILE_BYTES:
         raise PlayError(path, None, f"file is larger than the limit of {vocab.MAX_FILE_BYTES} bytes")
     try:
-        doc = jsonloc.loads(text, path)
+        doc = jsonloc.loads(text, path, first_line=first_line)
     except jsonloc.JsonError as e:
         raise PlayError(path, e.line, e.message) from None
     return _JsonParser(doc, path).parse()
