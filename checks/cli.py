@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from . import catalogue, report
+from . import catalogue, ci_formats, report
 from .check import DEFAULT_TIMEOUT_MS, Verdict, check_play, rule_info
 from .model import rulesets, vocab
 from .model.rules import RULES
@@ -66,7 +66,8 @@ def main():
 @main.command()
 @click.argument("paths", nargs=-1)
 @click.option("--ruleset", type=click.Choice(rulesets.NAMES), help="Rule set (default: the file's own, else ocg).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", *ci_formats.FORMATS]), default="text",
+              show_default=True, help="junit, github and sarif are for CI (docs/ci.md).")
 @click.option("--cards", "cards_files", multiple=True, type=click.Path(dir_okay=False),
               help="A catalogue file adding or overriding cards (repeatable).")
 @click.option("--examples", is_flag=True, help="Check the built-in worked examples (EX-1..EX-4, BD-2, D5-4, D5-5).")
@@ -91,7 +92,10 @@ def check(paths, ruleset, fmt, cards_files, examples, timeout_ms):
             verdicts.append(Verdict(str(f), ruleset or "ocg", "error", message=str(e)))
             continue
         verdicts.append(check_play(play, ruleset, cards_files, timeout_ms))
-    click.echo(report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
+    out = ci_formats.FORMATS[fmt](verdicts) if fmt in ci_formats.FORMATS else (
+        report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
+    if out:   # a clean run in the github format prints nothing
+        click.echo(out)
     kinds = {v.verdict for v in verdicts}
     sys.exit(2 if "error" in kinds else 3 if "unknown" in kinds else 1 if "illegal" in kinds else 0)
 
