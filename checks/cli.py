@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from . import catalogue, ci_formats, report
+from . import catalogue, ci_formats, convert, report
 from .check import DEFAULT_TIMEOUT_MS, Verdict, check_play, rule_info
 from .model import rulesets, vocab
 from .model.rules import RULES
@@ -193,3 +193,18 @@ def cards(fmt, cards_files):
         stats = f" {c.atk}/{c.def_} L{c.level}" if c.type == "monster" else ""
         kinds = ", ".join(e.kind for e in c.effects) or "no effects"
         click.echo(f"{c.name} -- {c.subtype} {c.type}{stats}; {kinds}")
+
+
+@main.command("convert")
+@click.argument("path")
+@click.option("--to", "to", type=click.Choice(convert.FORMATS), required=True,
+              help="json or play (text form): one file per play; jsonl: one play per line.")
+@click.option("--out", help="Output file (default: standard output); a directory when PATH holds several plays.")
+def convert_command(path, to, out):
+    """Convert plays between the text form, the JSON form and JSON Lines (PATH: a file, a
+    directory of plays, a .jsonl file or - for JSON Lines on standard input)."""
+    try:
+        convert.convert(path, to, out, click.echo)
+    except (PlayError, convert.ConvertError) as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
