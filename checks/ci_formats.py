@@ -119,9 +119,9 @@ def junit(verdicts) -> str:
             tc.set("line", str(line))
         if failed(v):
             kind = "error" if v.verdict in ("error", "unknown") else "failure"
-            first = next(f for f in findings(v) if f[0] == "error")
-            el = ET.SubElement(tc, kind, {"type": v.verdict if kind == "error" else first[1],
-                                          "message": _xml(first[3])})
+            errors_ = [f for f in findings(v) if f[0] == "error"]
+            first = next((f for f in errors_ if f[1] == EXPECT), errors_[0])   # the mismatch says most
+            el = ET.SubElement(tc, kind, {"type": first[1], "message": _xml(first[3])})
             el.text = _xml(report.text([v]))
             failures += kind == "failure"
             errors += kind == "error"
@@ -174,7 +174,8 @@ def sarif(verdicts) -> str:
                 "ruleId": rid, "ruleIndex": index[rid], "level": "error" if level == "error" else "note",
                 "message": {"text": msg},
                 "locations": [{"physicalLocation": dict({"artifactLocation": {"uri": _uri(v.path)}}, **region)}],
-                "properties": {"verdict": v.verdict, "ruleset": v.ruleset, "expect": v.expect},
+                "properties": dict({"verdict": v.verdict, "ruleset": v.ruleset},
+                                   **({"expect": v.expect} if v.expect else {})),
             })
     doc = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [{
         "tool": {"driver": {"name": "ygo-timing", "version": _version(), "rules": rules}},

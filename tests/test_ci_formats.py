@@ -92,6 +92,9 @@ def test_junit_parses_with_one_testcase_per_play(plays):
     assert fail.get("type") == "DS-T1" and "first illegal action: #10 (line 24)" in fail.text
     err = cases[plays["bad"]].find("error")
     assert cases[plays["bad"]].get("line") == "3" and "unknown action 'fly'" in err.get("message")
+    assert err.get("type") == "input-error"
+    mismatch = cases[plays["mismatch"]].find("failure")
+    assert (mismatch.get("type"), mismatch.get("message")) == ("expect", "expected ILLEGAL citing T4; the checker says LEGAL")
 
 
 def test_junit_keeps_xml_valid_with_control_characters():
