@@ -143,3 +143,18 @@ def test_sarif_uri_of_a_path_with_spaces_and_absolute_paths():
     from ygo_timing.ci_formats import _uri
     assert _uri("my plays/a#1.play") == "my%20plays/a%231.play"
     assert _uri("/tmp/a b.play") == "file:///tmp/a%20b.play"
+
+
+def test_docs_github_example_is_the_real_output(tmp_path, monkeypatch):
+    import re
+    from conftest import ROOT
+    doc = (ROOT / "docs" / "ci.md").read_text("utf-8")
+    files = re.findall(r"```play (\S+)\n(.*?)```", doc, re.S)
+    assert [name for name, _ in files] == ["logs/duel-0412.play", "logs/duel-0414.play"]
+    for name, body in files:
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(body, "utf-8")
+    command, *expected = re.search(r"```console github\n(.*?)```", doc, re.S).group(1).splitlines()
+    assert command == "$ ygo-timing check --format github logs"
+    monkeypatch.chdir(tmp_path)
+    assert run("github", "logs").output.splitlines() == expected
