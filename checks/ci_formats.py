@@ -21,7 +21,7 @@ from . import report
 # Not rule IDs (those are capitals and digits): these name what is wrong besides a broken rule.
 INPUT_ERROR, SOLVER_UNKNOWN, EXPECT = "input-error", "solver-unknown", "expect"
 PSEUDO_RULES = {
-    INPUT_ERROR: "The play could not be checked: the file is not a valid play (or names an unknown card).",
+    INPUT_ERROR: "The play could not be checked: bad input (the message says where and what was expected).",
     SOLVER_UNKNOWN: "The solver gave up within its limits; the play has no verdict (never reported as legal).",
     EXPECT: "The play's verdict differs from the one its `expect` line states.",
 }
