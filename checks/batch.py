@@ -44,9 +44,9 @@ def check_line(item: tuple, opts: Options) -> Verdict:
             raise data
         play = parse_json(data, name, first_line=lineno)
     except PlayError as e:
-        return Verdict(f"{name}:{lineno}", opts.ruleset or "ocg", "error", message=str(e))
+        return Verdict(name, opts.ruleset or "ocg", "error", message=str(e), record=lineno)
     v = _check(play, opts)
-    v.path = f"{name}:{lineno}"
+    v.record = lineno
     return v
 
 

@@ -43,9 +43,12 @@ class Verdict:
     expect: str | None = None
     expect_rules: list = field(default_factory=list)
     steps: int = 0
+    record: int | None = None         # the line of a JSON Lines record (check --jsonl)
 
     def to_dict(self):
         d = {"path": self.path, "ruleset": self.ruleset, "verdict": self.verdict}
+        if self.record is not None:
+            d["record"] = self.record
         if self.verdict == "illegal":
             d.update(first_illegal=self.first_illegal, violations=self.violations, facts=self.facts)
         if self.message:

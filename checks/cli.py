@@ -11,10 +11,11 @@ from pathlib import Path
 
 import click
 
-from . import batch, catalogue, report
+from . import batch, catalogue, ci_formats, convert, report
 from .check import DEFAULT_TIMEOUT_MS, rule_info
 from .model import rulesets, vocab
 from .model.rules import RULES
+from .play import PlayError
 
 PLAY_SUFFIXES = (".play", ".json")
 
@@ -65,7 +66,8 @@ def main():
 @main.command()
 @click.argument("paths", nargs=-1)
 @click.option("--ruleset", type=click.Choice(rulesets.NAMES), help="Rule set (default: the file's own, else ocg).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", *ci_formats.FORMATS]), default="text",
+              show_default=True, help="junit, github and sarif are for CI (docs/ci.md).")
 @click.option("--cards", "cards_files", multiple=True, type=click.Path(dir_okay=False),
               help="A catalogue file adding or overriding cards (repeatable).")
 @click.option("--examples", is_flag=True, help="Check the built-in worked examples (EX-1..EX-4, BD-2, D5-4, D5-5).")
@@ -92,15 +94,20 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
             click.echo(f"error: {e}", err=True)
             sys.exit(2)
     opts = batch.Options(ruleset, tuple(cards_files), timeout_ms, verify=verify)
-    kinds = set()
     if jsonl:
+        if fmt not in ("text", "json"):
+            raise UsageError(f"--jsonl writes JSON Lines; --format {fmt} needs play files")
+        kinds = set()
         for v in batch.ordered_map(batch.checker("jsonl", opts), _jsonl_items(jsonl), jobs):
             kinds.add(v.verdict)
             click.echo(json.dumps(v.to_dict(), ensure_ascii=False))
     else:
         verdicts = list(batch.ordered_map(batch.checker("path", opts), play_files(names), jobs))
         kinds = {v.verdict for v in verdicts}
-        click.echo(report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
+        out = ci_formats.FORMATS[fmt](verdicts) if fmt in ci_formats.FORMATS else (
+            report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
+        if out:   # a clean run in the github format prints nothing
+            click.echo(out)
     sys.exit(2 if "error" in kinds else 3 if "unknown" in kinds else 1 if "illegal" in kinds else 0)
 
 
@@ -209,3 +216,18 @@ def cards(fmt, cards_files):
         stats = f" {c.atk}/{c.def_} L{c.level}" if c.type == "monster" else ""
         kinds = ", ".join(e.kind for e in c.effects) or "no effects"
         click.echo(f"{c.name} -- {c.subtype} {c.type}{stats}; {kinds}")
+
+
+@main.command("convert")
+@click.argument("path")
+@click.option("--to", "to", type=click.Choice(convert.FORMATS), required=True,
+              help="json or play (text form): one file per play; jsonl: one play per line.")
+@click.option("--out", help="Output file (default: standard output); a directory when PATH holds several plays.")
+def convert_command(path, to, out):
+    """Convert plays between the text form, the JSON form and JSON Lines (PATH: a file, a
+    directory of plays, a .jsonl file or - for JSON Lines on standard input)."""
+    try:
+        convert.convert(path, to, out, click.echo)
+    except (PlayError, convert.ConvertError) as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
