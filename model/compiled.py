@@ -16,13 +16,18 @@ then holds, that assignment is a model of the solver's assertions. An evaluated
 "illegal" is only a candidate: check.py has the solver confirm and explain it.
 Tests compare both paths step by step (tests/test_compiled.py).
 
-Generated sources are cached on disk (the relation takes seconds to build), keyed
-by a hash of the model's sources, the rule set, the sizes and z3's version.
+The compiled code is cached on disk (the relation takes seconds to build), keyed by a
+hash of the model's sources, the rule set, the sizes and z3's version, in
+$YGO_TIMING_CACHE or ~/.cache/ygo-timing (a directory as trusted as the user's home:
+what is there is run).
 """
 from __future__ import annotations
 
 import hashlib
+import importlib.util
+import marshal
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -305,9 +310,9 @@ def _post_refs(term, post_names):
 class Evaluator:
     """One compiled relation: `step(pre, act, prepared)` -> (broken rule IDs, post values)."""
 
-    def __init__(self, source: str):
+    def __init__(self, code):
         ns = {"Undetermined": Undetermined}
-        exec(compile(source, "<ygo_timing compiled relation>", "exec"), ns)   # our own generated code
+        exec(code, ns)   # our own generated code (see `generate`), from memory or our cache
         self.steps, self.rule_ids, self.prepare = ns["STEPS"], ns["RULE_IDS"], ns["prepare"]
 
     def step(self, pre: list, act: list, prepared: tuple):
@@ -329,34 +334,36 @@ def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozen
         return _loaded[key]
     digest = cache_key(*key)
     folder = cache_dir()
-    path = folder / f"relation-{digest}.py" if folder else None
-    header = f"# ygo-timing compiled relation {digest}\n"
+    # the compiled bytecode is cached (compiling the source takes longer than a small check)
+    path = folder / f"relation-{digest}-{sys.implementation.cache_tag}.bin" if folder else None
+    header = digest.encode() + importlib.util.MAGIC_NUMBER
     if path and path.is_file():
         try:
-            source = path.read_text(encoding="utf-8")
-            if source.startswith(header):
-                _loaded[key] = Evaluator(source)
+            data = path.read_bytes()
+            if data.startswith(header):
+                _loaded[key] = Evaluator(marshal.loads(data[len(header):]))
                 return _loaded[key]
         except Exception:   # a damaged cache file is rebuilt, never trusted
             pass
     from .step import relation
     try:
-        source = header + generate(relation(name, ncards, neffects, without))
+        source = generate(relation(name, ncards, neffects, without))
     except CompileError:
         _loaded[key] = None
         return None
-    _loaded[key] = Evaluator(source)
+    code = compile(source, f"<ygo_timing compiled relation {digest}>", "exec")
+    _loaded[key] = Evaluator(code)
     if path:
-        _write_atomically(path, source)
+        _write_atomically(path, header + marshal.dumps(code))
     return _loaded[key]
 
 
-def _write_atomically(path: Path, text: str):
+def _write_atomically(path: Path, data: bytes):
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.replace(tmp, path)
     except OSError:   # a read-only home is no reason to fail a check
         pass

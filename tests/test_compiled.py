@@ -106,11 +106,12 @@ def test_a_damaged_cache_file_is_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setenv("YGO_TIMING_CACHE", str(tmp_path))
     monkeypatch.setattr(compiled, "_loaded", {})
     assert compiled.evaluator("ocg", 4, 4) is not None
-    (cached,) = tmp_path.glob("relation-*.py")
-    cached.write_text(cached.read_text().splitlines()[0] + "\nthis is not python\n")
+    (cached,) = tmp_path.glob("relation-*.bin")
+    good = cached.read_bytes()
+    cached.write_bytes(good[:60] + b"this is not bytecode")
     monkeypatch.setattr(compiled, "_loaded", {})
     assert compiled.evaluator("ocg", 4, 4) is not None
-    assert "this is not python" not in cached.read_text()
+    assert cached.read_bytes() == good
 
 
 def test_without_the_compiler_the_solver_decides(monkeypatch):
