@@ -29,6 +29,7 @@ import marshal
 import os
 import sys
 import tempfile
+from collections import OrderedDict
 from pathlib import Path
 
 import z3
@@ -323,7 +324,8 @@ class Evaluator:
         return self.steps[kind](pre, act, prepared)
 
 
-_loaded: dict[tuple, Evaluator | None] = {}
+_loaded: OrderedDict = OrderedDict()   # (rule set, sizes, removed rules) -> Evaluator | None
+MEMORY = 8    # evaluators kept in memory; ablation builds one per removed rule
 
 
 def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozenset()) -> Evaluator | None:
@@ -331,9 +333,12 @@ def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozen
     terms hold something the compiler does not handle (then the solver checks every step)."""
     key = (name, ncards, neffects, without)
     if key in _loaded:
+        _loaded.move_to_end(key)
         return _loaded[key]
+    while len(_loaded) >= MEMORY:
+        _loaded.popitem(last=False)
     digest = cache_key(*key)
-    folder = cache_dir()
+    folder = cache_dir() if not without else None   # removals are one-off: not worth the disk
     # the compiled bytecode is cached (compiling the source takes longer than a small check)
     path = folder / f"relation-{digest}-{sys.implementation.cache_tag}.bin" if folder else None
     header = digest.encode() + importlib.util.MAGIC_NUMBER

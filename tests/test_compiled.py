@@ -5,6 +5,7 @@ its "legal" trustworthy: on every fixture and on random action sequences, both p
 must give the same verdict, the same broken rules and the same state after.
 """
 import os
+from collections import OrderedDict
 import random
 
 import pytest
@@ -104,15 +105,15 @@ def test_action_fields_are_the_records_order():
 
 def test_a_damaged_cache_file_is_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setenv("YGO_TIMING_CACHE", str(tmp_path))
-    monkeypatch.setattr(compiled, "_loaded", {})
+    monkeypatch.setattr(compiled, "_loaded", OrderedDict())
     assert compiled.evaluator("ocg", 4, 4) is not None
     (cached,) = tmp_path.glob("relation-*.bin")
     good = cached.read_bytes()
     cached.write_bytes(good[:60] + b"this is not bytecode")
-    monkeypatch.setattr(compiled, "_loaded", {})
+    monkeypatch.setattr(compiled, "_loaded", OrderedDict())
     assert compiled.evaluator("ocg", 4, 4) is not None
     assert b"this is not bytecode" not in cached.read_bytes()
-    monkeypatch.setattr(compiled, "_loaded", {})
+    monkeypatch.setattr(compiled, "_loaded", OrderedDict())
     monkeypatch.setattr(compiled, "generate", None)   # now it must come from the disk
     assert compiled.evaluator("ocg", 4, 4) is not None
 
@@ -122,7 +123,7 @@ def test_without_the_compiler_the_solver_decides(monkeypatch):
     def refuse(rel):
         raise compiled.CompileError("test")
     monkeypatch.setenv("YGO_TIMING_CACHE", "")
-    monkeypatch.setattr(compiled, "_loaded", {})
+    monkeypatch.setattr(compiled, "_loaded", OrderedDict())
     monkeypatch.setattr(compiled, "generate", refuse)
     for name in ("ex1-legal.play", "ex1-illegal.play"):
         play = load(str(FIXTURES / "examples" / name))
