@@ -462,8 +462,9 @@ class Run:
 def check_play(play: Play, ruleset: str | None = None, cards_files=(), timeout_ms=DEFAULT_TIMEOUT_MS,
                rlimit=DEFAULT_RLIMIT, without: frozenset = frozenset()) -> Verdict:
     """The verdict on one play. `without` removes rules (to test that each one matters)."""
+    from .unsettled import demote   # imported cards with unknown properties never get a verdict
     try:
-        return _check(play, ruleset, cards_files, timeout_ms, rlimit, without)
+        return demote(_check(play, ruleset, cards_files, timeout_ms, rlimit, without), play, cards_files)
     except z3.Z3Exception as e:   # e.g. a resource limit hit while building terms
         return Verdict(play.path, ruleset or play.ruleset or "ocg", "unknown",
                        message=f"{play.path}: the solver gave up ({e}); no verdict")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from . import catalogue, report
+from . import cardcli, catalogue, report
 from .check import DEFAULT_TIMEOUT_MS, Verdict, check_play, rule_info
 from .model import rulesets, vocab
 from .model.rules import RULES
@@ -172,11 +172,14 @@ def rules(ruleset, fmt):
         click.echo(f"{e['id']:6} {'/'.join(e['rulesets']):8} {e['statement']} ({'; '.join(e['sources'])}){flag}")
 
 
-@main.command()
+@main.group(invoke_without_command=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--cards", "cards_files", multiple=True, type=click.Path(dir_okay=False))
-def cards(fmt, cards_files):
-    """List the card catalogue."""
+@click.pass_context
+def cards(ctx, fmt, cards_files):
+    """List the card catalogue; `import` and `audit` read YGOPro/EDOPro card pools."""
+    if ctx.invoked_subcommand is not None:
+        return
     try:
         cat = catalogue.catalogue(cards_files)
     except catalogue.CatalogueError as e:
@@ -189,3 +192,7 @@ def cards(fmt, cards_files):
         stats = f" {c.atk}/{c.def_} L{c.level}" if c.type == "monster" else ""
         kinds = ", ".join(e.kind for e in c.effects) or "no effects"
         click.echo(f"{c.name} -- {c.subtype} {c.type}{stats}; {kinds}")
+
+
+cards.add_command(cardcli.import_cmd)
+cards.add_command(cardcli.audit_cmd)
