@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import z3
 
 from . import catalogue, luaconst as K
+from .cardimport import DS_ONLY, UNTIL_CALC
 from .check import Universe, static_facts
 from .model import vocab
 from .model.rules import RULES
@@ -99,6 +100,9 @@ def engine_answer(d, card_kind: str, tbits_counter: bool, window: str, ruleset: 
     tline = _line(d, "Type", path)
     if typ & ET["ACTIVATE"] and card_kind.startswith("spell") and card_kind != "spell:quickplay":
         return Answer(False, "Spell Speed 1 card activation: Main Phase only", [tline, f"cards.cdb type {card_kind}"])
+    if typ & ET["ACTIVATE"] and card_kind.startswith("monster"):
+        return Answer(False, "Pendulum Scale activation (Spell Speed 1): Main Phase only",
+                      [tline, f"cards.cdb type {card_kind}"])
     if typ & ET["IGNITION"]:
         return Answer(False, "Ignition Effect: Main Phase only", [tline])
     code = d.settings.get("Code")
@@ -115,7 +119,7 @@ def engine_answer(d, card_kind: str, tbits_counter: bool, window: str, ruleset: 
     if not responds:
         at = EVENT_WINDOW[ruleset].get(codev)
         if at is None:
-            name = K.EVENT_NAME.get(codev, code.text if code else str(codev))
+            name = K.event_name(codev)
             return Answer(None, f"triggered by {name}, an event the rule model does not simulate", [cline])
         if at != window:
             return Answer(False, f"its event happens in {at}", [cline])
@@ -132,10 +136,11 @@ def engine_answer(d, card_kind: str, tbits_counter: bool, window: str, ruleset: 
     if phase == "cal" and not exempt and not 1134 <= codev <= 1136 and not flags & FLAG_CAL:
         return Answer(False, "no EFFECT_FLAG_DAMAGE_CAL", [pline])
     cond = d.settings.get("Condition")
-    if phase == "post" and cond is not None:
-        from .cardimport import UNTIL_CALC
-        if UNTIL_CALC.search(d.cond_body):
-            return Answer(False, "condition allows it only until damage calculation", [_line(d, "Condition", path)])
+    if cond is not None and phase != "pre" and DS_ONLY.search(d.cond_body):
+        return Answer(False, "condition allows it only in the Damage Step before damage calculation",
+                      [_line(d, "Condition", path)])
+    if phase == "post" and cond is not None and UNTIL_CALC.search(d.cond_body):
+        return Answer(False, "condition allows it only until damage calculation", [_line(d, "Condition", path)])
     why = []
     if phase in ("pre", "post", "cal"):
         why.append("exempt from the Damage Step flags" if exempt else
@@ -243,6 +248,21 @@ def ds1_clauses(card, e) -> list:
     return out
 
 
+def ds_t1_clauses(card, e) -> list:
+    """Which DS-T1 clauses the facts meet (S0-TCG 26-33)."""
+    from .cardimport import spell_speed
+    out = []
+    if card.kind == "trap:counter":
+        out.append("1")
+    if e.atk_def != "none" and spell_speed(card.kind, e.kind) >= 2:
+        out.append("2")
+    if e.kind in ("trigger", "flip") or set(e.timings) & {"ds_start", "before_calc", "during_calc", "after_calc", "ds_end"}:
+        out.append("3")
+    if e.kind == "quick" and e.negates != "none":
+        out.append("4")
+    return out
+
+
 # --- the audit --------------------------------------------------------------------------------------
 @dataclass
 class Disagreement:
@@ -310,9 +330,10 @@ def audit(imported, ruleset: str, progress=None) -> AuditResult:
                     continue
                 rules = ours.rules(card, k, w)
                 if allowed and PHASE.get(w):
-                    clauses = ds1_clauses(card, card.effects[k])
-                    if clauses and "DS-1" in ours.rel.lits:
-                        rules = rules + [f"DS-1({','.join(clauses)})"]
+                    for rid, clauses in (("DS-1", ds1_clauses(card, card.effects[k])),
+                                         ("DS-T1", ds_t1_clauses(card, card.effects[k]))):
+                        if clauses and rid in ours.rel.lits:
+                            rules = rules + [f"{rid}({','.join(clauses)})"]
                 res.disagreements.append(Disagreement(
                     card.name, rec.id, k + 1, w, allowed, eng.allowed, list(rules), eng.why,
                     [x for x in eng.lines if x], sorted(set(card.effects[k].unknown) & RULE_READ)))

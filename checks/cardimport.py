@@ -64,9 +64,16 @@ LOCATION_EVENTS = {E[n] for n in (
     "EVENT_LEAVE_FIELD_P", "EVENT_DESTROY", "EVENT_DESTROYED", "EVENT_RELEASE", "EVENT_DISCARD",
     "EVENT_MOVE", "EVENT_LEAVE_GRAVE", "EVENT_SUMMON_SUCCESS", "EVENT_FLIP_SUMMON_SUCCESS",
     "EVENT_SPSUMMON_SUCCESS", "EVENT_BATTLE_DESTROYED", "EVENT_BE_MATERIAL", "EVENT_EQUIP")}
+# Conditions that limit an effect to "until damage calculation" (the helpers, and the same test
+# written out), and to "the Damage Step, before damage calculation" only.
 UNTIL_CALC = re.compile(r"aux\.dscon|StatChangeDamageStepCondition"
                         r"|not\s*\(?\s*Duel\.IsPhase\s*\(\s*PHASE_DAMAGE\s*\)\s*and\s*Duel\.IsDamageCalculated"
-                        r"|PHASE_DAMAGE\s+or\s+not\s+Duel\.IsDamageCalculated")
+                        r"|PHASE_DAMAGE\s+or\s+not\s+Duel\.IsDamageCalculated"
+                        r"|Duel\.IsPhase\s*\(\s*PHASE_DAMAGE\s*\)\s*and\s*Duel\.IsDamageCalculated\s*\(\s*\)\s*then\s+return\s+false"
+                        r"|~=\s*PHASE_DAMAGE\s+or\s+Duel\.IsDamageCalculated\s*\(\s*\)\s*then\s+return\s+false"
+                        r"|Duel\.IsPhase\s*\(\s*PHASE_DAMAGE\s*\)\s*and\s+not\s+Duel\.IsDamageCalculated")
+DS_ONLY = re.compile(r"~=\s*PHASE_DAMAGE\s+or\s+Duel\.IsDamageCalculated\s*\(\s*\)\s*then\s+return\s+false"
+                     r"|return\s+Duel\.IsPhase\s*\(\s*PHASE_DAMAGE\s*\)\s*and\s+not\s+Duel\.IsDamageCalculated")
 ONLY_UNTIL_CALC = re.compile(
     r"^(aux\.dscon|aux\.StatChangeDamageStepCondition|Auxiliary\.StatChangeDamageStepCondition"
     r"|function\s*\([^)]*\)\s*return\s+not\s*\(\s*Duel\.IsPhase\s*\(\s*PHASE_DAMAGE\s*\)\s*and\s*"
@@ -267,6 +274,8 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str):
     else:
         timing = EVENT_TIMING.get(codev)
         e["timings"] = [timing] if timing else []
+        if not timing and cond is not None and DS_ONLY.search(body):
+            e["timings"] = ["ds_start", "before_calc"]   # its condition: the Damage Step, before calculation
         if ekind in ("trigger", "flip"):
             e["trigger_class"] = ("flipped" if ekind == "flip" or codev == E["EVENT_FLIP"] else
                                   "position" if codev == E["EVENT_CHANGE_POS"] else
@@ -292,10 +301,11 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str):
     notes = {
         "script": f"{path}:{d.line}",
         "type": _names(typ, K.EFFECT_TYPE, "EFFECT_TYPE_") if typ is not None else None,
-        "code": (K.EVENT_NAME.get(codev) or (code.text if code else None)) if code else None,
+        "code": (K.event_name(codev) if codev is not None else code.text) if code else None,
         "flags": [f for f in ("DAMAGE_STEP", "DAMAGE_CAL") if prop is not None and prop.value is not None
                   and prop.value & K.EFFECT_FLAG["EFFECT_FLAG_" + f]],
         "until_calc": until,
+        "ds_only": (cond is not None and bool(DS_ONLY.search(body))) or None,
         "speed": spell_speed(kind, ekind),
     }
     if d.helper:

@@ -77,12 +77,23 @@ EVENT = {
     "EVENT_DAMAGE_STEP_END": 1141, "EVENT_ATTACK_DISABLED": 1142, "EVENT_BATTLE_DAMAGE": 1143,
     "EVENT_TOSS_DICE": 1150, "EVENT_TOSS_COIN": 1151, "EVENT_LEVEL_UP": 1200,
     "EVENT_PAY_LPCOST": 1201, "EVENT_DETACH_MATERIAL": 1202, "EVENT_TURN_END": 1210,
-    "EVENT_CONFIRM": 1211, "EVENT_PHASE": 0x1000, "EVENT_PHASE_START": 0x2000,
+    "EVENT_CONFIRM": 1211, "EVENT_TOHAND_CONFIRM": 1212, "EVENT_PHASE": 0x1000, "EVENT_PHASE_START": 0x2000,
     "EVENT_ADD_COUNTER": 0x10000, "EVENT_REMOVE_COUNTER": 0x20000, "EVENT_CUSTOM": 0x10000000,
 }
 EVENT_NAME = {}
 for _k, _v in EVENT.items():
     EVENT_NAME.setdefault(_v, _k)
+
+PHASE_NAME = {v: k for k, v in PHASE.items()}
+
+
+def event_name(code: int) -> str:
+    """EVENT_X, or EVENT_PHASE+PHASE_Y for the phase events."""
+    for base in ("EVENT_PHASE_START", "EVENT_PHASE"):
+        if code & ~0xFFF == EVENT[base] and code & 0xFFF in PHASE_NAME:
+            return f"{base}+{PHASE_NAME[code & 0xFFF]}"
+    return EVENT_NAME.get(code, str(code))
+
 
 CATEGORY = {
     "CATEGORY_DESTROY": 0x1, "CATEGORY_RELEASE": 0x2, "CATEGORY_REMOVE": 0x4, "CATEGORY_TOHAND": 0x8,

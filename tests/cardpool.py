@@ -22,6 +22,8 @@ ROWS = [
     (1011, BOTH, 0, MONSTER | EFFECT, 1400, 1400, 4, 0x10, "Test Unflagged", "Quick Effect: gain ATK."),
     (1012, BOTH, 0, SPELL | QUICKPLAY, 0, 0, 0, 0, "Test Careful",
      "This card cannot be activated during the Damage Step."),
+    (1013, BOTH, 0, MONSTER | EFFECT, 1200, 800, 3, 0x10, "Test Light Helper",
+     "During the Damage Step: a battling monster gains ATK."),
     (2001, BOTH, 1001, SPELL | QUICKPLAY, 0, 0, 0, 0, "Test Boost", "alternate artwork"),
     (3001, BOTH, 0, SKILL, 0, 0, 0, 0, "Test Skill", "a Skill card"),
 ]
@@ -171,6 +173,24 @@ local s,id=GetID()
 function s.initial_effect(c)
 	local e1=Fusion.CreateSummonEff(c,nil)
 	c:RegisterEffect(e1)
+end
+""",
+    1013: """--Test Light Helper
+local s,id=GetID()
+function s.initial_effect(c)
+	local e1=Effect.CreateEffect(c)
+	e1:SetCategory(CATEGORY_ATKCHANGE)
+	e1:SetType(EFFECT_TYPE_QUICK_O)
+	e1:SetProperty(EFFECT_FLAG_DAMAGE_STEP)
+	e1:SetCode(EVENT_FREE_CHAIN)
+	e1:SetRange(LOCATION_HAND)
+	e1:SetCondition(s.condition)
+	c:RegisterEffect(e1)
+end
+function s.condition(e,tp,eg,ep,ev,re,r,rp)
+	local phase=Duel.GetCurrentPhase()
+	if phase~=PHASE_DAMAGE or Duel.IsDamageCalculated() then return false end
+	return Duel.GetAttacker()~=nil
 end
 """,
 }

@@ -56,6 +56,12 @@ def test_monster_triggers_quick_effects_and_clones(imported):
     assert clone["from"] == "graveyard" and clone["timings"] == ["during_calc"]
 
 
+def test_damage_step_only_condition_names_its_windows(imported):
+    [eff] = entry(imported, "Test Light Helper")["effects"]
+    assert eff["timings"] == ["ds_start", "before_calc"] and eff["import"]["ds_only"] is True
+    assert eff["import"]["until_calc"] is True and "condition" in eff["unknown"]
+
+
 def test_flip_effect(imported):
     [eff] = entry(imported, "Test Flipper")["effects"]
     assert (eff["kind"], eff["mandatory"], eff["trigger_class"]) == ("flip", True, "flipped")
@@ -86,7 +92,7 @@ def test_malformed_script_warns_with_line_and_rest_imports(imported):
     assert broken["unknown"] == ["effects"] and broken["effects"] == []
     [w] = [w for w in imported.warnings if "c1008.lua" in w]
     assert "c1008.lua:3: unbalanced Lua blocks" in w
-    assert len(imported.records) == 12
+    assert len(imported.records) == 13
 
 
 def test_skipped_rows(imported):
@@ -107,9 +113,9 @@ def test_malformed_rows_are_skipped_with_a_clear_warning(tmp_path):
 
 def test_coverage_counts(imported):
     cov = imported.coverage
-    assert cov["effect.resolution"] == {"derived": 0, "unknown": 12}
-    assert cov["card.atk"] == {"derived": 7, "unknown": 1}
-    assert cov["effect.kind"]["unknown"] == 0 and cov["effect.kind"]["derived"] == 12
+    assert cov["effect.resolution"] == {"derived": 0, "unknown": 13}
+    assert cov["card.atk"] == {"derived": 8, "unknown": 1}
+    assert cov["effect.kind"]["unknown"] == 0 and cov["effect.kind"]["derived"] == 13
 
 
 def test_output_is_a_valid_catalogue(tmp_path, pool):
