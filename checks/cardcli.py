@@ -24,7 +24,7 @@ def _fail(e):
 def _load(cdb, scripts):
     try:
         return cardimport.import_pool(cdb, scripts)
-    except cardimport.ImportError_ as e:
+    except cardimport.PoolError as e:
         _fail(e)
 
 

@@ -27,7 +27,7 @@ T = K.TYPE
 E = K.EVENT
 
 
-class ImportError_(InputError):
+class PoolError(InputError):
     """The database cannot be read at all. str() -> "path: message"."""
 
 
@@ -114,16 +114,16 @@ def read_cdb(path: str):
     try:
         size = p.stat().st_size
     except OSError as e:
-        raise ImportError_(path, None, f"cannot read: {e.strerror}") from None
+        raise PoolError(path, None, f"cannot read: {e.strerror}") from None
     if size > MAX_CDB_BYTES:
-        raise ImportError_(path, None, f"database is larger than {MAX_CDB_BYTES} bytes")
+        raise PoolError(path, None, f"database is larger than {MAX_CDB_BYTES} bytes")
     try:
         db = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True)
         try:
             tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
             missing = {"datas", "texts"} - tables
             if missing:
-                raise ImportError_(path, None, f"not a card database: no table {sorted(missing)[0]!r} "
+                raise PoolError(path, None, f"not a card database: no table {sorted(missing)[0]!r} "
                                                "(expected tables 'datas' and 'texts')")
             rows = db.execute(
                 "select d.id, d.ot, d.alias, d.type, d.atk, d.def, d.level, d.attribute, t.name, t.desc "
@@ -131,9 +131,9 @@ def read_cdb(path: str):
         finally:
             db.close()
     except sqlite3.Error as e:
-        raise ImportError_(path, None, f"not a readable SQLite card database: {e}") from None
+        raise PoolError(path, None, f"not a readable SQLite card database: {e}") from None
     if len(rows) > MAX_CARDS:
-        raise ImportError_(path, None, f"more than {MAX_CARDS} cards")
+        raise PoolError(path, None, f"more than {MAX_CARDS} cards")
     return rows
 
 
@@ -401,7 +401,7 @@ def import_pool(cdb: str, scripts: str | None = None) -> Imported:
     if scripts is not None:
         sdir = Path(scripts)
         if not sdir.is_dir():
-            raise ImportError_(scripts, None, "not a directory of card scripts")
+            raise PoolError(scripts, None, "not a directory of card scripts")
         for f in sdir.rglob("c*.lua"):
             m = re.fullmatch(r"c(\d+)\.lua", f.name)
             if m:

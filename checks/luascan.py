@@ -281,8 +281,8 @@ def scan(data: bytes, path: str) -> Script:
                 live[m.group("nv")] = src.copy(m.group("nv"), ln)
         elif m.group("assign"):
             fn = m.group("afn")
-            if fn.startswith(("Effect.", "Duel.", "aux.Stringid")):
-                continue
+            if fn.startswith(("Duel.", "aux.Stringid")):
+                continue   # values, not effects (Effect.CreateEffect is matched above)
             live[m.group("av")] = EffectDecl(m.group("av"), ln, helper=fn)
         elif m.group("set"):
             d = live.get(m.group("sv"))
