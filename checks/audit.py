@@ -348,12 +348,18 @@ def _located(entry):
 
 
 # --- reports -------------------------------------------------------------------------------------
+def _rule_labels(d):
+    """Our rule IDs; when ours allows and no permission is needed, nothing in the rule set
+    forbids the activation there, which is itself the finding."""
+    return d.our_rules or (["(no rule forbids it)"] if d.ours else ["(no rule named)"])
+
+
 def by_rule(res: AuditResult, settled: bool = False) -> Counter:
     c = Counter()
     for d in res.disagreements:
         if settled and d.unknown:
             continue
-        for r in d.our_rules or ["(none)"]:
+        for r in _rule_labels(d):
             c[r] += 1
     return c
 
@@ -394,7 +400,7 @@ def text_report(results, limit: int = 5) -> str:
         out.append("-- by rule (ours; a disagreement may name several rules): all / with facts settled")
         groups = defaultdict(list)
         for d in res.disagreements:
-            for r in d.our_rules or ["(none)"]:
+            for r in _rule_labels(d):
                 groups[r].append(d)
         settled = by_rule(res, settled=True)
         for rule, n in by_rule(res).most_common():

@@ -80,3 +80,12 @@ def test_cli_audit_needs_scripts(tmp_path):
     cdb, _ = cardpool.build(tmp_path)
     r = CliRunner().invoke(main, ["cards", "audit", "--cdb", str(cdb)])
     assert r.exit_code == 2 and "--scripts" in r.output
+
+
+def test_only_cards_of_the_rule_sets_region(tmp_path):
+    cdb, sdir = cardpool.build(tmp_path)
+    imp = cardimport.import_pool(str(cdb), str(sdir))
+    [broken] = [r for r in imp.records if r.id == 1008]   # OCG only, and its script is malformed
+    broken.decls = [object()]   # were it comparable, the TCG audit still must not look at it
+    res = audit.audit(type(imp)(records=[broken]), "tcg")
+    assert res.cards == 0 and res.effects == 0

@@ -198,3 +198,32 @@ def test_const_value():
 def test_oversized_script_is_refused(tmp_path):
     with pytest.raises(luascan.ScriptError, match="larger than"):
         luascan.scan(b"-" * (luascan.MAX_SCRIPT_BYTES + 1), "c1.lua")
+
+
+@pytest.mark.parametrize("bits, kind", [
+    (0x1 | 0x10, ("monster", "normal")), (0x1 | 0x20, ("monster", "effect")),
+    (0x1 | 0x20 | 0x200000, ("monster", "flip")), (0x1 | 0x20 | 0x40, ("monster", "fusion")),
+    (0x1 | 0x20 | 0x80, ("monster", "ritual")), (0x1 | 0x20 | 0x2000 | 0x1000, ("monster", "synchro")),
+    (0x1 | 0x20 | 0x800000, ("monster", "xyz")), (0x1 | 0x20 | 0x4000000, ("monster", "link")),
+    (0x1 | 0x10 | 0x4000, ("monster", "token")), (0x1 | 0x10 | 0x1000000, ("monster", "normal")),
+    (0x2, ("spell", "normal")), (0x2 | 0x10000, ("spell", "quickplay")), (0x2 | 0x20000, ("spell", "continuous")),
+    (0x2 | 0x40000, ("spell", "equip")), (0x2 | 0x80000, ("spell", "field")), (0x2 | 0x80, ("spell", "ritual")),
+    (0x4, ("trap", "normal")), (0x4 | 0x20000, ("trap", "continuous")), (0x4 | 0x100000, ("trap", "counter")),
+    (0x8000000, None), (0x10000000 | 0x2, None), (0, None),
+])
+def test_card_kind_bits(bits, kind):
+    assert cardimport.card_kind(bits) == kind
+
+
+def test_availability_and_link_stats(tmp_path):
+    rows = [(7001, 0x1, 0, 0x1 | 0x20 | 0x4000000, 2000, 0x5, 3, 0x20, "Test Link", "link"),
+            (7002, 0x2, 0, 0x1 | 0x20 | 0x1000000, 1000, 1000, 0x04040004, 0x1, "Test Pendulum", "scales"),
+            (7003, 0x4, 0, 0x2, 0, 0, 0, 0, "Test Anime", "anime only")]
+    cdb, sdir = cardpool.build(tmp_path, rows, {})
+    imp = cardimport.import_pool(str(cdb), None)
+    link, pend, anime = (r.entry for r in imp.records)
+    assert link["import"]["availability"] == ["ocg"] and link["def"] is None and link["level"] is None
+    assert pend["import"]["availability"] == ["tcg"] and pend["level"] == 4   # scales live in the high bytes
+    assert anime["import"]["availability"] == []
+    # without scripts nothing is known about the effects of an effect monster or a Spell
+    assert "effects" in link["unknown"] and "effects" in anime["unknown"]
