@@ -317,7 +317,8 @@ def scan(data: bytes, path: str) -> Script:
         typ = d.get("Type")
         if typ is not None and not typ & ACTIONS and d.settings.get("Code"):
             out.continuous.append((d.settings["Code"].text, d.cond_body))
-    out.effects = [d for d in out.effects if d.helper or d.get("Type") is None or d.get("Type") & ACTIONS]
+    # a procedure's effect is kept unless its own SetType shows it is never activated
+    out.effects = [d for d in out.effects if d.get("Type") is None or d.get("Type") & ACTIONS]
     return out
 
 
