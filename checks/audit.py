@@ -5,9 +5,9 @@ two answers are compared:
 
 * ours -- the compiled step relation (model/step.py) is asked whether some state in that window
   lets the effect be activated, with the effect's catalogue facts fixed (the same facts `check`
-  uses). Unsat: the rule IDs come from the unsat core over the rules' restriction literals,
-  minimised. Sat: the permissions it needs are the rule literals that, switched off, make it
-  unsat.
+  uses). Unsat: the rule IDs are each restriction that forbids it on its own (else a minimal
+  set from the unsat core). Sat: the permissions it needs are the rule literals that, switched
+  off, make it unsat.
 * the engine's -- what ygopro-core's effect::is_activateable lets through, read off the
   script's declaration: the effect type, the event code (which window the event happens in),
   EFFECT_FLAG_DAMAGE_STEP / EFFECT_FLAG_DAMAGE_CAL (with the core's exemptions: Counter Traps,
@@ -210,8 +210,12 @@ class Ours:
             out = [rid for rid, lit in self.rel.lits.items() if rid in PERMISSION_RULES
                    and self.solve([z3.Not(lit)] + [x for x in self.lits if x is not lit] + rlits + facts) == z3.unsat]
         else:
-            self.solve(self.lits + rlits + facts)
-            out = self.blame(facts)
+            # every restriction that forbids it on its own (as `check` lists them); only when
+            # none does alone, a minimal set of them together
+            out = [rid for rid, lit in self.rlits.items() if self.solve(self.lits + [lit] + facts) == z3.unsat]
+            if not out:
+                self.solve(self.lits + rlits + facts)
+                out = self.blame(facts)
         self.why_cache[(key, window)] = out
         return out
 
