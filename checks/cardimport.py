@@ -437,8 +437,9 @@ def import_pool(cdb: str, scripts: str | None = None) -> Imported:
         if f is not None:
             spath = str(f)
             try:
-                script = luascan.scan(f.read_bytes() if f.stat().st_size <= luascan.MAX_SCRIPT_BYTES
-                                      else b"x" * (luascan.MAX_SCRIPT_BYTES + 1), spath)
+                if f.stat().st_size > luascan.MAX_SCRIPT_BYTES:   # not even read into memory
+                    raise luascan.ScriptError(spath, None, f"script is larger than {luascan.MAX_SCRIPT_BYTES} bytes")
+                script = luascan.scan(f.read_bytes(), spath)
             except luascan.ScriptError as e:
                 warn(str(e))
             except OSError as e:

@@ -112,8 +112,8 @@ def parse_unknown(r, d, choices, what):
             r.fail("unknown", f"{what}: unknown property {n!r}; expected names from: {', '.join(choices)}")
     imp = r.get(d, "import", dict, None, what=what)
     if imp is not None and (len(imp) > 16 or not all(
-            isinstance(v, (str, int, bool, list)) and len(str(v)) <= 300 for v in imp.values())):
-        r.fail("import", f"{what}: 'import' must be an object of at most 16 short values")
+            isinstance(v, (str, int, bool, list)) and len(str(v)) <= 2000 for v in imp.values())):
+        r.fail("import", f"{what}: 'import' must be an object of at most 16 values of at most 2000 characters")
     return tuple(dict.fromkeys(names))
 
 

@@ -44,8 +44,11 @@ def play_files(paths):
 
 def is_catalogue(path: Path) -> bool:
     """A card catalogue ({"cards": [...]} and nothing else) met while walking a directory."""
-    if path.suffix != ".json" or path.stat().st_size > vocab.MAX_FILE_BYTES:
+    if path.suffix != ".json":
         return False
+    if path.stat().st_size > vocab.MAX_FILE_BYTES:   # no play is this large; an imported card pool is
+        with open(path, "rb") as f:
+            return f.read(64).lstrip().startswith(b'{"cards"')
     try:
         doc = json.loads(path.read_bytes())
     except ValueError:

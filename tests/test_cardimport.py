@@ -227,3 +227,27 @@ def test_availability_and_link_stats(tmp_path):
     assert anime["import"]["availability"] == []
     # without scripts nothing is known about the effects of an effect monster or a Spell
     assert "effects" in link["unknown"] and "effects" in anime["unknown"]
+
+
+def test_oversized_script_file_is_a_warning_and_the_rest_imports(tmp_path):
+    scripts = dict(cardpool.SCRIPTS)
+    scripts[1004] = "--" + "x" * luascan.MAX_SCRIPT_BYTES
+    cdb, sdir = cardpool.build(tmp_path, cardpool.ROWS, scripts)
+    imp = cardimport.import_pool(str(cdb), str(sdir))
+    assert any("c1004.lua: script is larger than" in w for w in imp.warnings)
+    flipper = entry(imp, "Test Flipper")
+    assert flipper["effects"] == [] and "effects" in flipper["unknown"]
+    assert len(imp.records) == 13
+
+
+def test_a_large_imported_catalogue_in_a_play_directory_is_skipped(tmp_path, pool):
+    cdb, sdir = pool
+    plays = tmp_path / "plays"
+    plays.mkdir()
+    (plays / "p.play").write_text(PLAY.replace("Test Battler", "Dark Magician"))
+    r = CliRunner().invoke(main, ["cards", "import", "--cdb", str(cdb), "--scripts", str(sdir)])
+    big = r.stdout.replace('{"cards": [\n', '{"cards": [\n' + " " * (5 * 1024 * 1024), 1)
+    (plays / "pool.json").write_text(big)
+    r = CliRunner().invoke(main, ["check", str(plays), "--cards", str(plays / "pool.json")])
+    assert r.exit_code == 0, r.output
+    assert "pool.json" not in r.output.replace(str(plays / "pool.json"), "")
