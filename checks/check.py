@@ -556,8 +556,9 @@ def check_play(play: Play, ruleset: str | None = None, cards_files=(), timeout_m
                rlimit=DEFAULT_RLIMIT, without: frozenset = frozenset(), verify: bool = False) -> Verdict:
     """The verdict on one play. `without` removes rules (to test that each one matters);
     `verify` replays a legal play through the solver too (illegal ones always are)."""
+    from .unsettled import demote   # imported cards with unknown properties never get a verdict
     try:
-        return _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify)
+        return demote(_check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify), play, cards_files)
     except z3.Z3Exception as e:   # e.g. a resource limit hit while building terms
         return Verdict(play.path, ruleset or play.ruleset or "ocg", "unknown",
                        message=f"{play.path}: the solver gave up ({e}); no verdict")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from . import batch, catalogue, ci_formats, convert, report
+from . import batch, cardcli, catalogue, ci_formats, convert, report
 from .check import DEFAULT_TIMEOUT_MS, rule_info
 from .model import rulesets, vocab
 from .model.rules import RULES
@@ -44,8 +44,11 @@ def play_files(paths):
 
 def is_catalogue(path: Path) -> bool:
     """A card catalogue ({"cards": [...]} and nothing else) met while walking a directory."""
-    if path.suffix != ".json" or path.stat().st_size > vocab.MAX_FILE_BYTES:
+    if path.suffix != ".json":
         return False
+    if path.stat().st_size > vocab.MAX_FILE_BYTES:   # no play is this large; an imported card pool is
+        with open(path, "rb") as f:
+            return f.read(64).lstrip().startswith(b'{"cards"')
     try:
         doc = json.loads(path.read_bytes())
     except ValueError:
@@ -199,11 +202,14 @@ def rules(ruleset, fmt):
         click.echo(f"{e['id']:6} {'/'.join(e['rulesets']):8} {e['statement']} ({'; '.join(e['sources'])}){flag}")
 
 
-@main.command()
+@main.group(invoke_without_command=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--cards", "cards_files", multiple=True, type=click.Path(dir_okay=False))
-def cards(fmt, cards_files):
-    """List the card catalogue."""
+@click.pass_context
+def cards(ctx, fmt, cards_files):
+    """List the card catalogue; `import` and `audit` read YGOPro/EDOPro card pools."""
+    if ctx.invoked_subcommand is not None:
+        return
     try:
         cat = catalogue.catalogue(cards_files)
     except catalogue.CatalogueError as e:
@@ -231,3 +237,7 @@ def convert_command(path, to, out):
     except (PlayError, convert.ConvertError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
+
+
+cards.add_command(cardcli.import_cmd)
+cards.add_command(cardcli.audit_cmd)
