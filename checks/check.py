@@ -378,15 +378,26 @@ class Run:
 
     # --- one step -------------------------------------------------------------------------------
     def assumptions(self, act):
-        pre = [t for t, _ in self.statics] + [self.pre_vars[n] == v for n, v in self.state.items()]
-        acts = [self.act_vars[n] == v for n, v in act.items()]
+        pre = [t for t, _ in self.statics] + [self.equals(self.pre_vars[n], v) for n, v in self.state.items()]
+        acts = [self.equals(self.act_vars[n], v) for n, v in act.items()]
         return pre, acts
+
+    def equals(self, var, value):
+        """var == value, built once per relation (most of a state is the same step after step)."""
+        key = (var.get_id(), value)
+        term = self.rel.equalities.get(key)
+        if term is None:
+            term = self.rel.equalities[key] = var == value
+        return term
 
     def solve(self, extra):
         s = self.rel.solver
         s.set("timeout", self.timeout_ms)
         s.set("rlimit", self.rlimit)
-        return s.check(*extra)
+        # Solver.check(*terms) re-casts every assumption, which costs more than the check
+        # itself with ~450 of them; they are Boolean terms already
+        terms = (z3.Ast * len(extra))(*(t.as_ast() for t in extra))
+        return z3.CheckSatResult(z3.Z3_solver_check_assumptions(s.ctx.ref(), s.solver, len(extra), terms))
 
     def guard(self, act, line):
         if act["kind"] == A["activate"] and self.get("chain_len") >= vocab.MAX_CHAIN:
