@@ -16,7 +16,7 @@ import sys
 import click
 
 from . import catalogue, jsonloc
-from .check import Run, Universe, check_play, walk
+from .check import Run, check_play, walk
 from .cli import play_files, rule_catalogue
 from .model import compiled, rulesets
 from .play import PlayError, load
@@ -29,9 +29,9 @@ def cards_of(play):
     return catalogue.catalogue([], inline)
 
 
-def fast_verdict(play, cards, sizes, rid=None):
+def fast_verdict(play, cards, rid=None):
     """The compiled relation's verdict without rule `rid` (None: with every rule)."""
-    run = Run(play, play.ruleset or "ocg", cards, 1, 1, frozenset([rid]) if rid else frozenset(), sizes)
+    run = Run(play, play.ruleset or "ocg", cards, 1, 1, frozenset([rid]) if rid else frozenset())
     if run.evaluator is None:
         return check_play(play, without=run.without).verdict
     try:
@@ -44,18 +44,17 @@ def load_bearing(plays, ids):
     """{rule ID: (fixture path, verdict with the rule, verdict without it) or None}."""
     member = rulesets.membership()
     cards = {p.path: cards_of(p) for p in plays}
-    # one size for all: a single compilation per rule set and removed rule
-    sizes = tuple(max(n) for n in zip(*((len(Universe(p, cards[p.path]).specs),
-                                         len(Universe(p, cards[p.path]).effects)) for p in plays)))
-    base = {p.path: fast_verdict(p, cards[p.path], sizes) for p in plays}
+    base = {p.path: fast_verdict(p, cards[p.path]) for p in plays}
     out = {}
     for rid in ids:
         out[rid] = None
-        mine = [p for p in plays if rid in p.rules]   # the fixtures written for it first
-        for p in mine + [p for p in plays if p not in mine]:
+        # the fixtures written for it first, then the rest by size (each size is one compilation)
+        mine = [p for p in plays if rid in p.rules]
+        rest = sorted((p for p in plays if p not in mine), key=lambda p: len(p.cards))
+        for p in mine + rest:
             if (p.ruleset or "ocg") not in member.get(rid, []):
                 continue
-            if fast_verdict(p, cards[p.path], sizes, rid) == base[p.path]:
+            if fast_verdict(p, cards[p.path], rid) == base[p.path]:
                 continue
             solver = check_play(p, without=frozenset([rid])).verdict
             if solver != base[p.path] and solver in ("legal", "illegal"):

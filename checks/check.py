@@ -256,13 +256,10 @@ class Run:
     """One play being checked."""
 
     def __init__(self, play: Play, ruleset: str, cards: dict, timeout_ms: int, rlimit: int,
-                 without: frozenset = frozenset(), sizes: tuple = (1, 1)):
-        """`sizes`: at least this many card and effect slots (plays of many sizes can then share
-        one compiled relation, as ablate.py wants)."""
+                 without: frozenset = frozenset()):
         self.play, self.ruleset, self.without = play, ruleset, without
         self.uni = Universe(play, cards)
-        self.ncards = bucket(max(sizes[0], len(self.uni.specs)))
-        self.neffects = bucket(max(sizes[1], len(self.uni.effects)))
+        self.ncards, self.neffects = bucket(max(1, len(self.uni.specs))), bucket(max(1, len(self.uni.effects)))
         self.layout = layout(self.ncards, self.neffects)
         self.names = [name for name, _ in self.layout]
         self.facts = static_facts(self.uni, play, self.neffects)

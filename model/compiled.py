@@ -106,32 +106,59 @@ class Statics:
         return self.tables.setdefault(name, f"T{len(self.tables)}")
 
 
+class Node:
+    """What the emitter needs of one term, read with z3's C API (the Python wrappers' checks
+    cost more than the compilation itself on terms this size). `a` must stay alive: it does
+    while the term it belongs to is held (Emitter.keep)."""
+    __slots__ = ("id", "kind", "name", "kids", "is_bool", "numeral")
+
+    def __init__(self, c, a):
+        self.id = z3.Z3_get_ast_id(c, a)
+        ast_kind = z3.Z3_get_ast_kind(c, a)
+        self.numeral = z3.Z3_get_numeral_string(c, a) if ast_kind == z3.Z3_NUMERAL_AST else None
+        if self.numeral is not None:
+            self.kind, self.name, self.kids = K.Z3_OP_ANUM, "", []
+        elif ast_kind == z3.Z3_APP_AST:
+            d = z3.Z3_get_app_decl(c, a)
+            self.kind = z3.Z3_get_decl_kind(c, d)
+            self.name = z3.Z3_get_symbol_string(c, z3.Z3_get_decl_name(c, d))
+            self.kids = [z3.Z3_get_app_arg(c, a, i) for i in range(z3.Z3_get_app_num_args(c, a))]
+        else:
+            raise CompileError("a quantifier or bound variable")
+        self.is_bool = z3.Z3_get_sort_kind(c, z3.Z3_get_sort(c, a)) == z3.Z3_BOOL_SORT
+
+
 class Emitter:
     """Prints a DAG of z3 terms as assignments, children first, each node once; nodes that
     depend on the facts only go to the shared `Statics`."""
 
-    def __init__(self, leaves: dict, statics: Statics, defined: set):
+    def __init__(self, leaves: dict, statics: Statics, defined: set, ctx):
         self.leaves, self.statics, self.defined = leaves, statics, defined
+        self.c = ctx.ref()
         self.names: dict[int, str] = {}
         self.lines: list[str] = []
         self.keep = []
         self.used: set[str] = set()   # static names this function reads
 
     def value(self, e) -> str:
-        """The Python expression for node `e` (a literal, a leaf or an assigned variable)."""
-        stack = [(e, False)]
+        """The Python expression for term `e` (a literal, a leaf or an assigned variable)."""
+        self.keep.append(e)
+        self.statics.keep.append(e)
+        c, st = self.c, self.statics
+        stack = [(e.as_ast(), None)]
         while stack:   # iterative post-order: the terms are deep
-            node, expanded = stack.pop()
-            nid = node.get_id()
-            if nid in self.names or nid in self.statics.names:
+            a, node = stack.pop()
+            nid = z3.Z3_get_ast_id(c, a)
+            if nid in self.names or nid in st.names:
                 continue
-            kids = node.children()
-            if not expanded and kids and not self._is_leaf(node):
-                stack.append((node, True))
-                stack.extend((c, False) for c in kids)
-                continue
+            if node is None:
+                node = Node(c, a)
+                if node.kids:
+                    stack.append((a, node))
+                    stack.extend((k, None) for k in node.kids)
+                    continue
             self._emit(node)
-        return self._ref(e.get_id())
+        return self._ref(z3.Z3_get_ast_id(c, e.as_ast()))
 
     def _ref(self, nid):
         if nid in self.names:
@@ -141,54 +168,45 @@ class Emitter:
             self.used.add(name)
         return name
 
-    def _is_leaf(self, e):
-        return z3.is_const(e) and e.decl().kind() == K.Z3_OP_UNINTERPRETED
-
-    def _emit(self, e):
-        st = self.statics
-        k, nid = e.decl().kind(), e.get_id()
+    def _emit(self, node: Node):
+        st, c = self.statics, self.c
+        k, nid = node.kind, node.id
         literal = {K.Z3_OP_TRUE: "True", K.Z3_OP_FALSE: "False"}.get(k)
         if k == K.Z3_OP_ANUM:
-            literal = str(e.as_long())
+            literal = str(int(node.numeral))
         if literal is not None:
             st.names[nid] = literal
-            st.keep.append(e)
             return
-        kids = e.children()
-        static, leaf = all(c.get_id() in st.names for c in kids), False
-        if k == K.Z3_OP_UNINTERPRETED and e.num_args() == 0:
-            name = e.decl().name()
-            if name not in self.leaves:
-                raise CompileError(f"free variable {name}")
-            code = self.leaves[name]
+        kid_ids = [z3.Z3_get_ast_id(c, a) for a in node.kids]
+        static, leaf = all(i in st.names for i in kid_ids), False
+        if k == K.Z3_OP_UNINTERPRETED and not node.kids:
+            if node.name not in self.leaves:
+                raise CompileError(f"free variable {node.name}")
+            code = self.leaves[node.name]
             static, leaf = code.startswith("C"), not code.startswith("C")
         else:
-            code = self._code(e, k, [st.names[c.get_id()] if c.get_id() in st.names else self.names[c.get_id()]
-                                     for c in kids])
-            static = static and not (k == K.Z3_OP_UNINTERPRETED and e.decl().name() in self.defined)
+            code = self._code(node, k, [st.names[i] if i in st.names else self.names[i] for i in kid_ids])
+            static = static and not (k == K.Z3_OP_UNINTERPRETED and node.name in self.defined)
         if leaf:   # P[i], A[i] or an earlier post value: read in place
             self.names[nid] = code
-            self.keep.append(e)
         elif static:
             st.names[nid] = f"s{len(st.lines)}"
             st.lines.append(f"    s{len(st.lines)} = {code}")
-            st.keep.append(e)
         else:
-            for c in kids:
-                self._ref(c.get_id())   # note the statics it reads
+            for i in kid_ids:
+                self._ref(i)   # note the statics it reads
             self.names[nid] = f"v{len(self.lines)}"
             self.lines.append(f"    v{len(self.lines)} = {code}")
-            self.keep.append(e)
 
-    def _code(self, e, k, args) -> str:
+    def _code(self, node: Node, k, args) -> str:
         if k == K.Z3_OP_UNINTERPRETED:
-            name = e.decl().name()
-            if e.num_args() != 1:
-                raise CompileError(f"function {name} of {e.num_args()} arguments")
+            name = node.name
+            if len(args) != 1:
+                raise CompileError(f"function {name} of {len(args)} arguments")
             table = f"D[{name!r}]" if name in self.defined else self.statics.table(name)
             if not table.startswith("D"):
                 self.used.add(table)
-            default = "False" if e.sort() == z3.BoolSort() else "0"
+            default = "False" if node.is_bool else "0"
             return f"{table}.get({args[0]}, {default})"
         if k in NARY:
             return NARY[k].join(args)
@@ -236,26 +254,34 @@ def generate(rel) -> str:
 
     statics = Statics()
     steps, frontier = [], []
+    memo = {}
+
+    def without_lits(t):   # once per term, not once per action kind
+        if t.get_id() not in memo:
+            memo[t.get_id()] = (t, _substitute_all(t, true))
+        return memo[t.get_id()][1]
+
     for kind in range(len(ACTIONS)):
-        subst = true + [(ctx.act.kind, z3.IntVal(kind))]
+        kind_value = z3.IntVal(kind)
 
         def simple(t):
-            return z3.simplify(z3.substitute(t, *subst))
+            return z3.simplify(_substitute(without_lits(t), ctx.act.kind, kind_value))
 
-        em = Emitter(dict(leaves), statics, defined)
+        em = Emitter(dict(leaves), statics, defined, ctx.pre.window.ctx)
         for name, arg, value in pairs:
             a, v = em.value(simple(arg)), em.value(simple(value))
             em.lines.append(f"    _define(D, {name!r}, {a}, {v})")
         # the state after: each post variable's equation, in dependency order
         rhs = {v.decl().name(): simple(eq.arg(1)) for (_, v), eq in zip(post, rel.transition)}
         done: dict[str, str] = {}
+        refs = PostRefs(set(post_names), ctx.pre.window.ctx)
 
         def emit_post(name, path=()):
             if name in done:
                 return done[name]
             if name in path:
                 raise CompileError(f"the update of {name} depends on itself")
-            for dep in sorted(_post_refs(rhs[name], set(post_names))):
+            for dep in sorted(refs.of(rhs[name])):
                 emit_post(dep, path + (name,))
             em.leaves.update({n: done[n] for n in done})
             done[name] = em.value(rhs[name])
@@ -295,17 +321,43 @@ def _define(D, name, arg, value):
     return "\n".join(out)
 
 
-def _post_refs(term, post_names):
-    out, seen, stack = set(), set(), [term]
-    while stack:
-        x = stack.pop()
-        if x.get_id() in seen:
-            continue
-        seen.add(x.get_id())
-        if z3.is_const(x) and x.decl().name() in post_names:
-            out.add(x.decl().name())
-        stack.extend(x.children())
-    return out
+def _substitute(term, var, value):
+    """z3.substitute for one pair, without its per-call sort checks (they dominate here)."""
+    a, b = (z3.Ast * 1)(var.as_ast()), (z3.Ast * 1)(value.as_ast())
+    return z3.z3._to_expr_ref(z3.Z3_substitute(term.ctx.ref(), term.as_ast(), 1, a, b), term.ctx)
+
+
+def _substitute_all(term, pairs):
+    if not pairs:
+        return term
+    a = (z3.Ast * len(pairs))(*(p[0].as_ast() for p in pairs))
+    b = (z3.Ast * len(pairs))(*(p[1].as_ast() for p in pairs))
+    return z3.z3._to_expr_ref(z3.Z3_substitute(term.ctx.ref(), term.as_ast(), len(pairs), a, b), term.ctx)
+
+
+class PostRefs:
+    """Which post-state variables a term reads (memoised over the shared DAG)."""
+
+    def __init__(self, post_names: set, ctx):
+        self.post_names, self.c, self.memo = post_names, ctx.ref(), {}
+
+    def of(self, term) -> frozenset:
+        c, memo = self.c, self.memo
+        stack = [(term.as_ast(), None)]
+        while stack:
+            a, node = stack.pop()
+            nid = z3.Z3_get_ast_id(c, a)
+            if nid in memo:
+                continue
+            if node is None:
+                node = Node(c, a)
+                if node.kids:
+                    stack.append((a, node))
+                    stack.extend((k, None) for k in node.kids)
+                    continue
+            own = {node.name} if node.name in self.post_names and not node.kids else set()
+            memo[nid] = frozenset(own.union(*(memo[z3.Z3_get_ast_id(c, k)] for k in node.kids)))
+        return memo[z3.Z3_get_ast_id(c, term.as_ast())]
 
 
 class Evaluator:
