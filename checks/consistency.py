@@ -23,7 +23,7 @@ from pathlib import Path
 import z3
 
 from . import unroll
-from .check import DEFAULT_RLIMIT, Run, Universe, check_play, initial_state, static_facts
+from .check import DEFAULT_RLIMIT, Run, Universe, check_play
 from .model import rulesets, vocab
 from .model.rules.chain import speed_term
 from .model.state import A as AK
@@ -31,7 +31,7 @@ from .model.state import NONE
 from .model.step import StepRelation, bucket, relation
 from .options import options
 from .play import Play, load, parse_text, to_text
-from .replay import catalogue_cards, replay, scenario_play
+from .replay import catalogue_cards, fact_list, replay, scenario_play, start_state
 from .scenarios import SCENARIOS, Scenario
 
 
@@ -85,8 +85,8 @@ def satisfiable(name: str, timeout_s: float, max_steps: int = 16) -> dict:
     cards = catalogue_cards()
     uni = Universe(play, cards)
     rel = relation(name, len(uni.specs), len(uni.effects))
-    facts = [t for t, _ in static_facts(rel, uni, play)]
-    traj = unroll.Trajectory(rel, "s_", initial_state(rel, uni, play), facts)
+    facts = fact_list(rel, uni, play)
+    traj = unroll.Trajectory(rel, "s_", start_state(rel, uni, play), facts)
     s = z3.Solver()
     s.set("timeout", int(timeout_s * 1000))
     s.add(facts + traj.init)
@@ -134,7 +134,7 @@ def stuck_search(name, scenario, max_length, deadline, cards):
     play = scenario_play(scenario, f"<{scenario.name}>")
     uni = Universe(play, cards)
     rel = relation(name, len(uni.specs), len(uni.effects))
-    facts = [t for t, _ in static_facts(rel, uni, play)]
+    facts = fact_list(rel, uni, play)
     opened = replay(play, (name,), cards, [])[name]
     if opened.verdict != "legal":
         raise RuntimeError(f"scenario {scenario.name}: its opening is {opened.verdict} under {name}")
@@ -234,16 +234,8 @@ class VariantRun(Run):
     """A Run on a given relation (a reading of a source conflict) instead of the cached one."""
 
     def __init__(self, play, rel, cards, timeout_ms=20_000):
-        self.play, self.ruleset = play, rel.ruleset.name
-        self.uni = Universe(play, cards)
-        self.rel, self.ctx = rel, rel.ctx
-        self.statics = static_facts(rel, self.uni, play)
-        self.state = initial_state(rel, self.uni, play)
-        self.line_of = {n: ("set-up", None) for n in self.state}
-        self.timeout_ms, self.rlimit = timeout_ms, DEFAULT_RLIMIT
-        self.pre_vars, self.post_vars = dict(self.ctx.pre.fields()), dict(self.ctx.post.fields())
-        self.act_vars = dict(self.ctx.act.fields())
-        self.steps = 0
+        super().__init__(play, rel.ruleset.name, cards, timeout_ms, DEFAULT_RLIMIT)
+        self.rel = rel   # before any use: ctx, statics and the variables follow from it
 
 
 def verdict_under(rel, text, cards):

@@ -17,13 +17,13 @@ from pathlib import Path
 import z3
 
 from . import unroll
-from .check import Universe, check_play, static_facts
+from .check import Universe, check_play
 from .model import rulesets, vocab
 from .model.state import A as AK
 from .model.state import CL, CLAIMS
 from .model.step import relation
 from .play import Play, parse_text, to_text
-from .replay import (Ablated, catalogue_cards, fine_of, replay, scenario_play, stutter_windows,
+from .replay import (Ablated, catalogue_cards, fact_list, fine_of, replay, scenario_play, stutter_windows,
                      update_rules, verdict_of)
 from .scenarios import SCENARIOS
 
@@ -134,7 +134,7 @@ class Search:
         n, m = len(self.uni.specs), len(self.uni.effects)
         self.ncards, self.neffects = n, m
         self.rels = {r: relation(r, n, m) for r in (a, b)}
-        facts = [t for t, _ in static_facts(self.rels[a], self.uni, self.play)]
+        facts = fact_list(self.rels[a], self.uni, self.play)
         opened = replay(self.play, (a, b), cards, [])
         for side in opened.values():
             if side.verdict != "legal":

@@ -83,6 +83,7 @@ _LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 _RULE_ID = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*\Z")
 _NUMBER = re.compile(r"[0-9]+\Z")
 _HEADER = re.compile(r"\s*([A-Za-z][A-Za-z_-]*)\s*:")
+_NEEDS_JSON = re.compile(r'[\\\x00-\x1f\x7f]')  # a quoted string JSON must decode
 _TOKEN = re.compile(r'\s+|(?P<q>"(?:[^"\\]|\\.)*")|(?P<arrow>->)|(?P<w>(?:(?!->)[^\s"])+)|(?P<bad>")')
 
 # ---------------------------------------------------------------------------
@@ -287,6 +288,10 @@ def _check_setup_card(card: CardSpec, err):
 
 def _strip_comment(line: str) -> str:
     """The line without its `#` comment (a `#` inside double quotes is text)."""
+    if "#" not in line:
+        return line
+    if '"' not in line:
+        return line[:line.index("#")]
     in_q = False
     i, n = 0, len(line)
     while i < n:
@@ -338,6 +343,9 @@ class _TextParser:
         for m in _TOKEN.finditer(code):
             if m.group("q") is not None:
                 raw = m.group("q")
+                if not _NEEDS_JSON.search(raw):   # no escapes or control characters: the text itself
+                    toks.append(_Tok("q", raw[1:-1], m.start() + 1, raw))
+                    continue
                 try:
                     val = jsonloc.loads(raw, self.path, first_line=lineno,
                                         first_column=m.start() + 1).value
@@ -1075,13 +1083,13 @@ def _decode(data: bytes, path: str) -> str:
         raise PlayError(path, e.line, e.message) from None
 
 
-def parse_json(data: bytes | str, path: str) -> Play:
-    """Parse the JSON form."""
+def parse_json(data: bytes | str, path: str, first_line: int = 1) -> Play:
+    """Parse the JSON form (`first_line`: where it starts in its file, e.g. a JSON Lines line)."""
     text = _decode(data, path) if isinstance(data, (bytes, bytearray)) else data
     if len(text) > vocab.MAX_FILE_BYTES:
         raise PlayError(path, None, f"file is larger than the limit of {vocab.MAX_FILE_BYTES} bytes")
     try:
-        doc = jsonloc.loads(text, path)
+        doc = jsonloc.loads(text, path, first_line=first_line)
     except jsonloc.JsonError as e:
         raise PlayError(path, e.line, e.message) from None
     return _JsonParser(doc, path).parse()

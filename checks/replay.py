@@ -12,9 +12,9 @@ from __future__ import annotations
 import z3
 
 from . import catalogue
-from .check import DEFAULT_RLIMIT, Run
+from .check import DEFAULT_RLIMIT, Run, fact_terms, initial_state, static_facts
 from .model import rulesets, vocab
-from .model.state import ACTIONS, CLAIMS, NONE
+from .model.state import ACTIONS, CLAIMS, NONE, layout
 from .play import ActionSpec, Play, _render_action, parse_text   # its renderer keeps lines parseable
 
 # fine rule set -> coarse rule set -> windows of the fine set whose `next` stays in the same
@@ -34,6 +34,16 @@ def fine_of(a: str, b: str):
     if stutter_windows(b, a):
         return b, a
     return None
+
+
+def fact_list(rel, uni, play) -> list:
+    """The play's static facts as terms over the relation's Statics (check's own facts)."""
+    return [t for t, _ in fact_terms(rel.ctx.S, static_facts(uni, play, rel.ctx.neffects))]
+
+
+def start_state(rel, uni, play) -> dict:
+    """The state before the play's first action, by variable name (check's own)."""
+    return initial_state(layout(rel.ctx.ncards, rel.ctx.neffects), uni, play)
 
 
 def scenario_play(scenario, path="scenario") -> Play:

@@ -9,12 +9,12 @@ from click.testing import CliRunner
 
 from conftest import FIXTURES, ROOT
 from ygo_timing import diff, diff_report, unroll
-from ygo_timing.check import Universe, check_play, initial_state, static_facts
+from ygo_timing.check import Universe, check_play
 from ygo_timing.cli import main
 from ygo_timing.consistency import source_conflicts
 from ygo_timing.options import options
 from ygo_timing.play import load, parse_text
-from ygo_timing.replay import catalogue_cards
+from ygo_timing.replay import catalogue_cards, fact_list, start_state
 from ygo_timing.scenarios import SCENARIOS
 
 WITNESSES = ROOT / "fixtures" / "witnesses"
@@ -71,8 +71,8 @@ def _unrolled_verdicts(path):
     from ygo_timing.check import Run
     from ygo_timing.model.step import relation
     rel = relation(play.ruleset, len(uni.specs), len(uni.effects))
-    facts = [t for t, _ in static_facts(rel, uni, play)]
-    traj = unroll.Trajectory(rel, "t_", initial_state(rel, uni, play), facts)
+    facts = fact_list(rel, uni, play)
+    traj = unroll.Trajectory(rel, "t_", start_state(rel, uni, play), facts)
     run = Run(play, play.ruleset, cards, 20_000, 50_000_000)
     s = z3.Solver()
     s.add(facts + traj.init)

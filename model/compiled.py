@@ -1,0 +1,426 @@
+"""The step relation's own terms, compiled to Python for checking concrete steps fast.
+
+A concrete step fixes the state before, the action and the play's static facts;
+what is left (the state after) follows from the update equations. So a step can
+be *evaluated* instead of solved. This module takes the very terms the solver
+holds (restrictions, absent-rule defaults, definitions, update equations), fixes
+every rule literal to true and the action kind to each value in turn, lets z3's
+own simplifier prune them, and prints the resulting DAG as straight-line Python,
+one function per action kind. No rule is written twice.
+
+Why an evaluated "legal" is a solver "legal": the evaluation picks one
+interpretation of the uninterpreted statics (the play's facts where given, 0 /
+False elsewhere, and the defined functions — Spell Speed — from their
+definitions) and computes the unique state after under it; if every restriction
+then holds, that assignment is a model of the solver's assertions. An evaluated
+"illegal" is only a candidate: check.py has the solver confirm and explain it.
+Tests compare both paths step by step (tests/test_compiled.py).
+
+The compiled code is cached on disk (the relation takes seconds to build), keyed by a
+hash of the model's sources, the rule set, the sizes and z3's version, in
+$YGO_TIMING_CACHE or ~/.cache/ygo-timing (a directory as trusted as the user's home:
+what is there is run).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import marshal
+import os
+import sys
+import tempfile
+from collections import OrderedDict
+from pathlib import Path
+
+import z3
+
+from .state import ACTIONS
+
+FORMAT = 2   # bump when the generated code's shape changes
+ROOT = Path(__file__).parent
+
+
+class CompileError(Exception):
+    """A term the compiler does not handle; the caller uses the solver instead."""
+
+
+class Undetermined(Exception):
+    """The concrete evaluation cannot decide this step; the caller asks the solver."""
+
+
+def cache_key(name: str, ncards: int, neffects: int, without: frozenset) -> str:
+    h = hashlib.sha256(f"{FORMAT}|{z3.get_version_string()}|{name}|{ncards}|{neffects}|"
+                       f"{sorted(without)}".encode())
+    for p in sorted(ROOT.rglob("*.py")) + sorted(ROOT.glob("rulesets/*.json")):
+        h.update(p.relative_to(ROOT).as_posix().encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:32]
+
+
+def cache_dir() -> Path | None:
+    """$YGO_TIMING_CACHE, else the user cache directory; None disables the disk cache."""
+    env = os.environ.get("YGO_TIMING_CACHE")
+    if env is not None:
+        return Path(env) if env else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "ygo-timing"
+
+
+# --- z3 term -> Python --------------------------------------------------------------------------
+K = z3  # operator kinds, by their z3 names
+NARY = {K.Z3_OP_AND: " and ", K.Z3_OP_OR: " or ", K.Z3_OP_ADD: " + ", K.Z3_OP_MUL: " * "}
+BINARY = {K.Z3_OP_EQ: "==", K.Z3_OP_IFF: "==", K.Z3_OP_XOR: "!=", K.Z3_OP_LE: "<=", K.Z3_OP_GE: ">=",
+          K.Z3_OP_LT: "<", K.Z3_OP_GT: ">"}
+CALLS = {K.Z3_OP_IDIV: "_div", K.Z3_OP_MOD: "_mod", K.Z3_OP_REM: "_rem"}
+
+HELPERS = '''
+_NONE = {}   # a function with no facts: every point is open
+
+def _div(a, b):
+    # SMT-LIB integer division (Euclidean); division by zero is uninterpreted: 0 is one reading
+    if b == 0:
+        return 0
+    return a // b if b > 0 else -(a // -b)
+
+
+def _mod(a, b):
+    return a - b * _div(a, b) if b != 0 else 0
+
+
+def _rem(a, b):
+    m = _mod(a, b)
+    return m if b >= 0 else -m
+'''
+
+
+class Statics:
+    """Nodes that depend on the play's facts only: computed once per play, by `prepare`."""
+
+    def __init__(self):
+        self.names: dict[int, str] = {}   # node id -> literal text or s<N>
+        self.lines: list[str] = []
+        self.tables: dict[str, str] = {}  # static function name -> local T<N>
+        self.keep = []   # z3 reuses the ids of freed terms: hold every term named here
+
+    def table(self, name):
+        return self.tables.setdefault(name, f"T{len(self.tables)}")
+
+
+class Node:
+    """What the emitter needs of one term, read with z3's C API (the Python wrappers' checks
+    cost more than the compilation itself on terms this size). `a` must stay alive: it does
+    while the term it belongs to is held (Emitter.keep)."""
+    __slots__ = ("id", "kind", "name", "kids", "is_bool", "numeral")
+
+    def __init__(self, c, a):
+        self.id = z3.Z3_get_ast_id(c, a)
+        ast_kind = z3.Z3_get_ast_kind(c, a)
+        self.numeral = z3.Z3_get_numeral_string(c, a) if ast_kind == z3.Z3_NUMERAL_AST else None
+        if self.numeral is not None:
+            self.kind, self.name, self.kids = K.Z3_OP_ANUM, "", []
+        elif ast_kind == z3.Z3_APP_AST:
+            d = z3.Z3_get_app_decl(c, a)
+            self.kind = z3.Z3_get_decl_kind(c, d)
+            self.name = z3.Z3_get_symbol_string(c, z3.Z3_get_decl_name(c, d))
+            self.kids = [z3.Z3_get_app_arg(c, a, i) for i in range(z3.Z3_get_app_num_args(c, a))]
+        else:
+            raise CompileError("a quantifier or bound variable")
+        self.is_bool = z3.Z3_get_sort_kind(c, z3.Z3_get_sort(c, a)) == z3.Z3_BOOL_SORT
+
+
+class Emitter:
+    """Prints a DAG of z3 terms as assignments, children first, each node once; nodes that
+    depend on the facts only go to the shared `Statics`."""
+
+    def __init__(self, leaves: dict, statics: Statics, defined: set, ctx):
+        self.leaves, self.statics, self.defined = leaves, statics, defined
+        self.c = ctx.ref()
+        self.names: dict[int, str] = {}
+        self.lines: list[str] = []
+        self.keep = []
+        self.used: set[str] = set()   # static names this function reads
+
+    def value(self, e) -> str:
+        """The Python expression for term `e` (a literal, a leaf or an assigned variable)."""
+        self.keep.append(e)
+        self.statics.keep.append(e)
+        c, st = self.c, self.statics
+        stack = [(e.as_ast(), None)]
+        while stack:   # iterative post-order: the terms are deep
+            a, node = stack.pop()
+            nid = z3.Z3_get_ast_id(c, a)
+            if nid in self.names or nid in st.names:
+                continue
+            if node is None:
+                node = Node(c, a)
+                if node.kids:
+                    stack.append((a, node))
+                    stack.extend((k, None) for k in node.kids)
+                    continue
+            self._emit(node)
+        return self._ref(z3.Z3_get_ast_id(c, e.as_ast()))
+
+    def _ref(self, nid):
+        if nid in self.names:
+            return self.names[nid]
+        name = self.statics.names[nid]
+        if name.startswith("s"):
+            self.used.add(name)
+        return name
+
+    def _emit(self, node: Node):
+        st, c = self.statics, self.c
+        k, nid = node.kind, node.id
+        literal = {K.Z3_OP_TRUE: "True", K.Z3_OP_FALSE: "False"}.get(k)
+        if k == K.Z3_OP_ANUM:
+            literal = str(int(node.numeral))
+        if literal is not None:
+            st.names[nid] = literal
+            return
+        kid_ids = [z3.Z3_get_ast_id(c, a) for a in node.kids]
+        static, leaf = all(i in st.names for i in kid_ids), False
+        if k == K.Z3_OP_UNINTERPRETED and not node.kids:
+            if node.name not in self.leaves:
+                raise CompileError(f"free variable {node.name}")
+            code = self.leaves[node.name]
+            static, leaf = code.startswith("C"), not code.startswith("C")
+        else:
+            code = self._code(node, k, [st.names[i] if i in st.names else self.names[i] for i in kid_ids])
+            static = static and not (k == K.Z3_OP_UNINTERPRETED and node.name in self.defined)
+        if leaf:   # P[i], A[i] or an earlier post value: read in place
+            self.names[nid] = code
+        elif static:
+            st.names[nid] = f"s{len(st.lines)}"
+            st.lines.append(f"    s{len(st.lines)} = {code}")
+        else:
+            for i in kid_ids:
+                self._ref(i)   # note the statics it reads
+            self.names[nid] = f"v{len(self.lines)}"
+            self.lines.append(f"    v{len(self.lines)} = {code}")
+
+    def _code(self, node: Node, k, args) -> str:
+        if k == K.Z3_OP_UNINTERPRETED:
+            name = node.name
+            if len(args) != 1:
+                raise CompileError(f"function {name} of {len(args)} arguments")
+            table = f"D[{name!r}]" if name in self.defined else self.statics.table(name)
+            if not table.startswith("D"):
+                self.used.add(table)
+            default = "False" if node.is_bool else "0"
+            return f"{table}.get({args[0]}, {default})"
+        if k in NARY:
+            return NARY[k].join(args)
+        if k in BINARY and len(args) == 2:
+            return f"{args[0]} {BINARY[k]} {args[1]}"
+        if k == K.Z3_OP_DISTINCT:
+            return f"len({{{', '.join(args)}}}) == {len(args)}"
+        if k == K.Z3_OP_NOT:
+            return f"not {args[0]}"
+        if k == K.Z3_OP_IMPLIES:
+            return f"not {args[0]} or {args[1]}"
+        if k == K.Z3_OP_ITE:
+            return f"{args[1]} if {args[0]} else {args[2]}"
+        if k == K.Z3_OP_SUB:
+            return " - ".join(args)
+        if k == K.Z3_OP_UMINUS:
+            return f"-{args[0]}"
+        if k in CALLS and len(args) == 2:
+            return f"{CALLS[k]}({args[0]}, {args[1]})"
+        raise CompileError(f"operator {e.decl()} ({k})")
+
+
+def generate(rel) -> str:
+    """Python source of the module: `prepare(T, C)` computes what depends on the play's facts
+    only; `step_<kind>(P, A, K)` checks one step of that action kind."""
+    ctx = rel.ctx
+    pre, act, post = ctx.pre.fields(), ctx.act.fields(), ctx.post.fields()
+    leaves = {v.decl().name(): f"P[{i}]" for i, (_, v) in enumerate(pre)}
+    leaves.update({v.decl().name(): f"A[{i}]" for i, (_, v) in enumerate(act)})
+    leaves.update({ctx.S.turn.decl().name(): "C.get('turn', 0)",
+                   ctx.S.tp.decl().name(): "C.get('turn_player', 0)"})
+    true = [(lit, z3.BoolVal(True)) for lit in list(rel.lits.values()) + list(rel.rlits.values())]
+    # definitions: F(a) == t pairs; F is then read from the table D the pairs fill
+    pairs = []
+    for rid, term in rel.definitions:
+        for eq in (term.children() if z3.is_and(term) else [term]):
+            lhs, rhs = eq.arg(0), eq.arg(1)
+            if not (z3.is_eq(eq) and lhs.num_args() == 1 and lhs.decl().kind() == K.Z3_OP_UNINTERPRETED):
+                raise CompileError(f"definition of {rid} is not F(x) == term")
+            pairs.append((lhs.decl().name(), lhs.arg(0), rhs))
+    defined = {name for name, _, _ in pairs}
+    rule_ids = list(rel.restrictions) + [f"(absent-rule default {k})" for k in range(len(rel.absent))]
+    restriction_terms = [z3.And(ts) for ts in rel.restrictions.values()] + list(rel.absent)
+    post_names = [v.decl().name() for _, v in post]
+
+    statics = Statics()
+    steps, frontier = [], []
+    memo = {}
+
+    def without_lits(t):   # once per term, not once per action kind
+        if t.get_id() not in memo:
+            memo[t.get_id()] = (t, _substitute_all(t, true))
+        return memo[t.get_id()][1]
+
+    for kind in range(len(ACTIONS)):
+        kind_value = z3.IntVal(kind)
+
+        def simple(t):
+            return z3.simplify(_substitute(without_lits(t), ctx.act.kind, kind_value))
+
+        em = Emitter(dict(leaves), statics, defined, ctx.pre.window.ctx)
+        for name, arg, value in pairs:
+            a, v = em.value(simple(arg)), em.value(simple(value))
+            em.lines.append(f"    _define(D, {name!r}, {a}, {v})")
+        # the state after: each post variable's equation, in dependency order
+        rhs = {v.decl().name(): simple(eq.arg(1)) for (_, v), eq in zip(post, rel.transition)}
+        done: dict[str, str] = {}
+        refs = PostRefs(set(post_names), ctx.pre.window.ctx)
+
+        def emit_post(name, path=()):
+            if name in done:
+                return done[name]
+            if name in path:
+                raise CompileError(f"the update of {name} depends on itself")
+            for dep in sorted(refs.of(rhs[name])):
+                emit_post(dep, path + (name,))
+            em.leaves.update({n: done[n] for n in done})
+            done[name] = em.value(rhs[name])
+            return done[name]
+        for name in post_names:
+            emit_post(name)
+        em.leaves.update(done)
+        oks = [em.value(simple(t)) for t in restriction_terms]
+        used = sorted(em.used, key=lambda n: (n[0], int(n[1:])))
+        frontier.append(used)
+        body = [f"def step_{kind}(P, A, K):"]
+        if used:
+            body.append(f"    {', '.join(used)}, = K[{kind}]")
+        if pairs:
+            body.append("    D = {}")
+        body += em.lines
+        body.append(f"    post = [{', '.join(done[n] for n in post_names)}]")
+        body.append(f"    if {' and '.join(oks) or 'True'}:")
+        body.append("        return (), post")
+        body.append(f"    return tuple(r for r, ok in zip(RULE_IDS, ({', '.join(oks)},)) if not ok), post")
+        steps.append("\n".join(body) + "\n")
+    prepare = ["def prepare(T, C):"]
+    prepare += [f"    {t} = T.get({n!r}, _NONE)" for n, t in statics.tables.items()]
+    prepare += statics.lines
+    prepare.append("    return (" + " ".join(f"({''.join(n + ', ' for n in used)})," for used in frontier) + ")")
+    out = ["# generated by ygo_timing.model.compiled; do not edit", HELPERS, "\n".join(prepare) + "\n"] + steps
+    out.append(f"RULE_IDS = {tuple(rule_ids)!r}")
+    out.append(f"STEPS = ({', '.join(f'step_{k}' for k in range(len(ACTIONS)))},)")
+    out.append('''
+
+def _define(D, name, arg, value):
+    table = D.setdefault(name, {})
+    if table.get(arg, value) != value:
+        raise Undetermined(f"{name}({arg}) defined twice, differently")
+    table[arg] = value
+''')
+    return "\n".join(out)
+
+
+def _substitute(term, var, value):
+    """z3.substitute for one pair, without its per-call sort checks (they dominate here)."""
+    a, b = (z3.Ast * 1)(var.as_ast()), (z3.Ast * 1)(value.as_ast())
+    return z3.z3._to_expr_ref(z3.Z3_substitute(term.ctx.ref(), term.as_ast(), 1, a, b), term.ctx)
+
+
+def _substitute_all(term, pairs):
+    if not pairs:
+        return term
+    a = (z3.Ast * len(pairs))(*(p[0].as_ast() for p in pairs))
+    b = (z3.Ast * len(pairs))(*(p[1].as_ast() for p in pairs))
+    return z3.z3._to_expr_ref(z3.Z3_substitute(term.ctx.ref(), term.as_ast(), len(pairs), a, b), term.ctx)
+
+
+class PostRefs:
+    """Which post-state variables a term reads (memoised over the shared DAG)."""
+
+    def __init__(self, post_names: set, ctx):
+        self.post_names, self.c, self.memo = post_names, ctx.ref(), {}
+
+    def of(self, term) -> frozenset:
+        c, memo = self.c, self.memo
+        stack = [(term.as_ast(), None)]
+        while stack:
+            a, node = stack.pop()
+            nid = z3.Z3_get_ast_id(c, a)
+            if nid in memo:
+                continue
+            if node is None:
+                node = Node(c, a)
+                if node.kids:
+                    stack.append((a, node))
+                    stack.extend((k, None) for k in node.kids)
+                    continue
+            own = {node.name} if node.name in self.post_names and not node.kids else set()
+            memo[nid] = frozenset(own.union(*(memo[z3.Z3_get_ast_id(c, k)] for k in node.kids)))
+        return memo[z3.Z3_get_ast_id(c, term.as_ast())]
+
+
+class Evaluator:
+    """One compiled relation: `step(pre, act, prepared)` -> (broken rule IDs, post values)."""
+
+    def __init__(self, code):
+        ns = {"Undetermined": Undetermined}
+        exec(code, ns)   # our own generated code (see `generate`), from memory or our cache
+        self.steps, self.rule_ids, self.prepare = ns["STEPS"], ns["RULE_IDS"], ns["prepare"]
+
+    def step(self, pre: list, act: list, prepared: tuple):
+        """`prepared` is `prepare(tables, consts)` of the play's facts (see check.fact_tables)."""
+        kind = act[0]
+        if not 0 <= kind < len(self.steps):
+            raise Undetermined(f"action kind {kind}")
+        return self.steps[kind](pre, act, prepared)
+
+
+_loaded: OrderedDict = OrderedDict()   # (rule set, sizes, removed rules) -> Evaluator | None
+MEMORY = 8    # evaluators kept in memory; ablation builds one per removed rule
+
+
+def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozenset()) -> Evaluator | None:
+    """The compiled relation for these (bucketed) sizes, from memory, disk or built; None if the
+    terms hold something the compiler does not handle (then the solver checks every step)."""
+    key = (name, ncards, neffects, without)
+    if key in _loaded:
+        _loaded.move_to_end(key)
+        return _loaded[key]
+    while len(_loaded) >= MEMORY:
+        _loaded.popitem(last=False)
+    digest = cache_key(*key)
+    folder = cache_dir() if not without else None   # removals are one-off: not worth the disk
+    # the compiled bytecode is cached (compiling the source takes longer than a small check)
+    path = folder / f"relation-{digest}-{sys.implementation.cache_tag}.bin" if folder else None
+    header = digest.encode() + importlib.util.MAGIC_NUMBER
+    if path and path.is_file():
+        try:
+            data = path.read_bytes()
+            if data.startswith(header):
+                _loaded[key] = Evaluator(marshal.loads(data[len(header):]))
+                return _loaded[key]
+        except Exception:   # a damaged cache file is rebuilt, never trusted
+            pass
+    from .step import relation
+    try:
+        source = generate(relation(name, ncards, neffects, without))
+    except CompileError:
+        _loaded[key] = None
+        return None
+    code = compile(source, f"<ygo_timing compiled relation {digest}>", "exec")
+    _loaded[key] = Evaluator(code)
+    if path:
+        _write_atomically(path, header + marshal.dumps(code))
+    return _loaded[key]
+
+
+def _write_atomically(path: Path, data: bytes):
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError:   # a read-only home is no reason to fail a check
+        pass
