@@ -19,7 +19,7 @@ from ygo_timing.scenarios import SCENARIOS
 
 WITNESSES = ROOT / "fixtures" / "witnesses"
 STORED = ROOT / "docs" / "tcg-vs-ocg.json"   # not under fixtures/: `check fixtures` would read it as a play
-EX1_COUNTER = ROOT / "tests" / "data" / "ex1-counter-trap.play"
+EX1_COUNTER = FIXTURES / "options" / "ex1-counter-trap.play"
 
 
 def run(*args):
