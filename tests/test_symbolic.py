@@ -99,14 +99,17 @@ def test_unrolled_relation_gives_checks_verdict(name):
 # --- diff ---------------------------------------------------------------------------------------
 
 def test_diff_finds_a_shortest_witness_and_blocks_its_class():
-    r = diff.diff("tcg", "ocg", max_length=1, scenarios=SCENARIOS[:1])
+    # BD-2's battle: the LP after it differ (BD-1 is ocg's alone); once one side's class is
+    # found and blocked, the search goes on to the other side's
+    scenario = [s for s in SCENARIOS if s.name == "battle-damage-modifiers"]
+    r = diff.diff("tcg", "ocg", max_length=2, scenarios=scenario)
     assert r.status == "complete"
-    assert [(d.legal_in, d.illegal_in, d.broken, d.kind, d.length) for d in r.differences] == \
-        [("tcg", "ocg", ["D3-7"], "coverage gap", 1)]
-    d = r.differences[0]
-    for n, text in d.plays.items():     # each witness, re-checked as `check` reads it
-        v = check_play(parse_text(text, f"<{n}>"))
-        assert v.verdict == ("legal" if n == "tcg" else "illegal") and v.matches_expect()
+    assert [(d.legal_in, d.illegal_in, d.kind, d.length) for d in r.differences] == \
+        [("tcg", "ocg", "coverage gap", 2), ("ocg", "tcg", "coverage gap", 2)]
+    for d in r.differences:
+        for n, text in d.plays.items():     # each witness, re-checked as `check` reads it
+            v = check_play(parse_text(text, f"<{n}>"))
+            assert v.verdict == ("legal" if n == d.legal_in else "illegal") and v.matches_expect()
 
 
 def test_diff_same_ruleset_has_no_difference():

@@ -14,13 +14,17 @@ GENERAL = ["card text and game mechanics (not in the sources)"]
 
 @rule("GEN-1", "An effect is activated only when its own condition holds; an effect that names a "
       "timing, or is triggered, only in a window the rule set opens for it, and a triggered "
-      "effect only while its trigger is pending.", GENERAL)
+      "effect only while its trigger is pending; a replacement-for-destruction effect is applied "
+      "only where the rule set opens a window for it (the OCG's D4-7; the TCG sources open none).",
+      GENERAL)
 def gen1(ctx):
     pre, e = ctx.pre, ctx.eff
     in_window = z3.Implies(timed(ctx, e), ctx.grant("timing"))
     pending = z3.Implies(is_trigger(ctx, e), ctx.sel(pre.trig, e, z3.BoolVal(False)))
-    return z3.Implies(ctx.activating, z3.And(condition_holds(ctx, e, pre), in_window, pending,
-                                             negates_what_it_says(ctx, e)))
+    activation = z3.Implies(ctx.activating, z3.And(condition_holds(ctx, e, pre), in_window, pending,
+                                                   negates_what_it_says(ctx, e)))
+    # without this a rule set with no replacement window (tcg) would accept any `replace`
+    return z3.And(activation, z3.Implies(ctx.is_("replace"), ctx.grant("replace")))
 
 
 def negates_what_it_says(ctx, e):
