@@ -48,7 +48,7 @@ def is_catalogue(path: Path) -> bool:
         return False
     try:
         doc = json.loads(path.read_bytes())
-    except ValueError:
+    except (ValueError, RecursionError):   # deep nesting: the play parser reports it
         return False
     return isinstance(doc, dict) and set(doc) == {"cards"}
 
