@@ -504,7 +504,9 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without):
             v.steps = run.steps
             if result == "unknown":
                 v.verdict = "unknown"
-                v.message = f"{play.path}:{a.line}: the solver answered unknown ({detail}); no verdict"
+                v.message = (f"{play.path}:{a.line}: the solver answered unknown ({detail}) within its limits "
+                             f"per query ({timeout_ms} ms, rlimit {rlimit}); no verdict -- raise --timeout "
+                             "or --rlimit")
                 return v
             broken, facts = detail
             v.verdict = "illegal"

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from . import catalogue, report
-from .check import DEFAULT_TIMEOUT_MS, Verdict, check_play, rule_info
+from .check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Verdict, check_play, rule_info
 from .model import rulesets, vocab
 from .model.rules import RULES
 from .play import PlayError, load
@@ -72,7 +72,9 @@ def main():
 @click.option("--examples", is_flag=True, help="Check the built-in worked examples (EX-1..EX-4, BD-2, D5-4, D5-5).")
 @click.option("--timeout", "timeout_ms", type=click.IntRange(1, 600_000), default=DEFAULT_TIMEOUT_MS,
               show_default=True, help="Solver time limit per query, in milliseconds.")
-def check(paths, ruleset, fmt, cards_files, examples, timeout_ms):
+@click.option("--rlimit", type=click.IntRange(1, 10**12), default=DEFAULT_RLIMIT, show_default=True,
+              help="Solver resource limit per query (z3 rlimit: unlike the time limit, the same on every machine).")
+def check(paths, ruleset, fmt, cards_files, examples, timeout_ms, rlimit):
     """Check play files (a directory means every .play/.json file under it)."""
     names = list(paths) + (builtin_examples() if examples else [])
     if not names:
@@ -90,7 +92,7 @@ def check(paths, ruleset, fmt, cards_files, examples, timeout_ms):
         except PlayError as e:
             verdicts.append(Verdict(str(f), ruleset or "ocg", "error", message=str(e)))
             continue
-        verdicts.append(check_play(play, ruleset, cards_files, timeout_ms))
+        verdicts.append(check_play(play, ruleset, cards_files, timeout_ms, rlimit))
     click.echo(report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
     kinds = {v.verdict for v in verdicts}
     sys.exit(2 if "error" in kinds else 3 if "unknown" in kinds else 1 if "illegal" in kinds else 0)
