@@ -73,12 +73,12 @@ def generated(tmp_path, name):
     """(path, line, fragment) for a generated input."""
     f = tmp_path / name
     acts = ["enter battle phase"] + ["pass A"] * vocab.MAX_ACTIONS
-    if name in ("huge-50mb.play", "huge-50mb.json"):
+    if name in ("huge-50mb.play", "huge-50mb.json", "huge-50mb.cards.json"):
         with open(f, "wb") as out:
             chunk = b"# " + b"x" * (1 << 20) + b"\n"
             for _ in range(50):
                 out.write(chunk)
-        return f, None, f"file is larger than the limit of {vocab.MAX_FILE_BYTES} bytes"
+        return f, None, f"file is larger than {'' if 'cards' in name else 'the limit of '}{vocab.MAX_FILE_BYTES} bytes"
     if name == "too-many-actions.play":
         f.write_text("ruleset: ocg\n" + "\n".join(acts) + "\n")
         return f, 1 + len(acts), f"too many actions: a play has at most {vocab.MAX_ACTIONS}"
@@ -96,8 +96,31 @@ def generated(tmp_path, name):
 @pytest.mark.parametrize("name", sorted(MANIFEST["generated"]))
 def test_generated_bad_input(tmp_path, name):
     path, line, fragment = generated(tmp_path, name)
-    target = path.parent if name == "deep-nesting-walk" else path
-    assert_one_error(run("check", target), path, line, fragment)
+    if name == "deep-nesting-walk":
+        args = [path.parent]
+    elif name.endswith(".cards.json"):
+        args = ["--cards", path, GOOD]
+    else:
+        args = [path]
+    assert_one_error(run("check", *args), path, line, fragment)
+
+
+def test_limits_are_the_documented_ones():
+    # the errors docs/robustness.md quotes are the ones the corpus above gets from the tool
+    from ygo_timing.jsonloc import MAX_DEPTH
+    doc = (ROOT / "docs" / "robustness.md").read_text("utf-8")
+    for fragment in (f"file is larger than the limit of {vocab.MAX_FILE_BYTES} bytes",
+                     f"too many cards: a play has at most {vocab.MAX_CARDS}",
+                     f"too many actions: a play has at most {vocab.MAX_ACTIONS}",
+                     f"a Chain of more than {vocab.MAX_CHAIN} links is beyond what the tool models",
+                     f"nesting deeper than {MAX_DEPTH} levels",
+                     "expected at most 1000000000", "is out of range (-1000000..1000000)",
+                     "at most 8 effects per card", "expected 1 to 200"):
+        assert fragment in doc, fragment
+    messages = [e["message"] for e in INPUTS.values()]
+    for fragment in ("too many cards", "a Chain of more than", "nesting deeper than", "expected 1 to 200",
+                     "expected at most 1000000000", "at most 8 effects per card"):
+        assert any(fragment in m for m in messages), fragment
 
 
 # -- JSON Lines: bad lines are errors of their own, the good lines are still checked ----------
