@@ -66,6 +66,9 @@ DEFAULT_FACE_UP = {
 assert set(DEFAULT_FACE_UP) == set(SETUP_ZONES)
 
 MAX_NUMBER = 10 ** 9  # largest number a play may write (ATK, LP, turn, ...)
+MAX_WORDS = 64       # words and quoted strings on one line of the text form
+MAX_INLINE_CARDS = 256  # catalogue entries a play defines itself (`card:` lines, JSON "cards")
+MAX_RULE_IDS = 256   # IDs on one `rules:` / `expect:` line (there are about 100 rules)
 MAX_NAME = 200       # longest card name (the catalogue's limit, checks/catalogue.py)
 
 HEADER_KEYS = ("title", "ruleset", "turn", "turn-player", "lp", "expect", "rules", "source", "card")
@@ -84,8 +87,9 @@ _LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 _RULE_ID = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*\Z")
 _NUMBER = re.compile(r"[0-9]+\Z")
 _HEADER = re.compile(r"\s*([A-Za-z][A-Za-z_-]*)\s*:")
+_CONTROL = re.compile(r"[\x00-\x1f]")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_TOKEN = re.compile(r'\s+|(?P<q>"(?:[^"\\]|\\.)*")|(?P<arrow>->)|(?P<w>(?:(?!->)[^\s"])+)|(?P<bad>")')
+_TOKEN = re.compile(r'\s+|(?P<q>"(?:[^"\\]|\\.)*+")|(?P<arrow>->)|(?P<w>(?:(?!->)[^\s"])+)|(?P<bad>")')
 
 # ---------------------------------------------------------------------------
 # Data model
@@ -168,6 +172,13 @@ def _short(s: str, n: int = 60, quote=repr) -> str:
 
 def _short_q(s: str) -> str:
     return _short(s, quote=_q)
+
+
+def _check_rule_ids(rids, err, line: int):
+    if len(rids) > MAX_RULE_IDS:
+        err(line, f"{len(rids)} rule IDs; expected at most {MAX_RULE_IDS}")
+    for rid in rids:
+        _check_rule_id(rid, err, line)
 
 
 def _check_rule_id(rid: str, err, line: int):
@@ -298,6 +309,8 @@ def _check_setup_card(card: CardSpec, err):
 
 def _strip_comment(line: str) -> str:
     """The line without its `#` comment (a `#` inside double quotes is text)."""
+    if "#" not in line or '"' not in line:   # the common cases, without a loop over a long line
+        return line.split("#", 1)[0]
     in_q = False
     i, n = 0, len(line)
     while i < n:
@@ -349,8 +362,15 @@ class _TextParser:
     def tokenize(self, code: str, lineno: int) -> list[_Tok]:
         toks = []
         for m in _TOKEN.finditer(code):
+            # bounds the work on a 4 MB line: no line of the format needs this many words
+            if len(toks) >= MAX_WORDS and m.lastgroup is not None:
+                self.err(lineno, f"more than {MAX_WORDS} words on one line; expected one header, "
+                                 "set-up line or action per line")
             if m.group("q") is not None:
                 raw = m.group("q")
+                if "\\" not in raw and not _CONTROL.search(raw):   # nothing to decode
+                    toks.append(_Tok("q", raw[1:-1], m.start() + 1, raw))
+                    continue
                 try:
                     val = jsonloc.loads(raw, self.path, first_line=lineno,
                                         first_column=m.start() + 1).value
@@ -461,17 +481,17 @@ class _TextParser:
             if p.expect == "legal" and len(parts) > 1:
                 self.err(lineno, f"unexpected {_short(parts[1])} after `expect: legal`; rule IDs go only "
                                  "with `illegal`")
-            for rid in parts[1:]:
-                _check_rule_id(rid, self.err, lineno)
+            _check_rule_ids(parts[1:], self.err, lineno)
             p.expect_rules = parts[1:]
         elif name == "rules":
             parts = value.replace(",", " ").split()
-            for rid in parts:
-                _check_rule_id(rid, self.err, lineno)
+            _check_rule_ids(parts, self.err, lineno)
             p.rules = parts
         elif name == "card":
             if not value:
                 self.err(lineno, "expected a one-line JSON catalogue entry after 'card:'")
+            if len(p.custom_cards) >= MAX_INLINE_CARDS:
+                self.err(lineno, f"too many 'card:' lines: a play defines at most {MAX_INLINE_CARDS} cards")
             try:
                 doc = jsonloc.loads(value, self.path, first_line=lineno, first_column=value_col)
             except jsonloc.JsonError as e:
@@ -901,6 +921,9 @@ class _JsonParser:
             play.rules = self.rule_ids(top["rules"], ("rules",))
         if "cards" in top:
             for i, entry in enumerate(self.array(top["cards"], ("cards",))):
+                if i >= MAX_INLINE_CARDS:
+                    self.fail(("cards", i), f"too many cards in \"cards\": a play defines at most "
+                                            f"{MAX_INLINE_CARDS}")
                 if not isinstance(entry, dict):
                     self.fail(("cards", i), f"cards[{i}]: expected a JSON object (a catalogue entry), "
                                             f"got {_jtype(entry)}")
@@ -928,6 +951,8 @@ class _JsonParser:
 
     def rule_ids(self, v, p) -> list[str]:
         out = []
+        if len(self.array(v, p)) > MAX_RULE_IDS:
+            self.fail(p, f"{self.name(p)}: {len(v)} rule IDs; expected at most {MAX_RULE_IDS}")
         for i, rid in enumerate(self.array(v, p)):
             self.string(rid, p + (i,))
             _check_rule_id(rid, self.err, self.at(p + (i,)))

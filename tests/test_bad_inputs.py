@@ -86,6 +86,9 @@ def generated(tmp_path, name):
         body = ",\n".join('{"do": "pass", "player": "A"}' for _ in acts)
         f.write_text('{"ruleset": "ocg", "actions": [\n' + body + "\n]}\n")
         return f, 1 + len(acts), f"too many actions: a play has at most {vocab.MAX_ACTIONS}"
+    if name == "too-many-values.json":
+        f.write_text('{"title": [\n' + ",".join(["0"] * 250_000) + "]}")
+        return f, 2, "more than 200000 values in one document; expected a smaller file"
     if name == "deep-nesting-walk":
         f.mkdir()
         (f / "deep.json").write_text("[" * 100_000)
@@ -115,11 +118,15 @@ def test_limits_are_the_documented_ones():
                      f"a Chain of more than {vocab.MAX_CHAIN} links is beyond what the tool models",
                      f"nesting deeper than {MAX_DEPTH} levels",
                      "expected at most 1000000000", "is out of range (-1000000..1000000)",
-                     "at most 8 effects per card", "expected 1 to 200"):
+                     "at most 8 effects per card", "expected 1 to 200",
+                     "a play defines at most 256 cards", "rule IDs; expected at most 256",
+                     "more than 64 words on one line", "more than 200000 values in one document"):
         assert fragment in doc, fragment
     messages = [e["message"] for e in INPUTS.values()]
     for fragment in ("too many cards", "a Chain of more than", "nesting deeper than", "expected 1 to 200",
-                     "expected at most 1000000000", "at most 8 effects per card"):
+                     "expected at most 1000000000", "at most 8 effects per card",
+                     "a play defines at most 256 cards", "rule IDs; expected at most 256",
+                     "more than 64 words on one line"):
         assert any(fragment in m for m in messages), fragment
 
 
