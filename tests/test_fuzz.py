@@ -192,14 +192,30 @@ def test_strict_json_reads_what_json_writes(value):
     assert jsonloc.loads(text, "fuzz.json").value == json.loads(text)
 
 
-@given(st.dictionaries(st.just("cards"), st.lists(st.dictionaries(
-    st.sampled_from(sorted(catalogue.CARD_KEYS | {"effect"})), NEAR, max_size=6), max_size=3)))
+CAT_SCALAR = SCALAR | st.sampled_from(
+    ["monster", "spell", "trap", "effect", "normal", "quick", "trigger", "activation", "during_calc",
+     "before_calc", "hand", "graveyard", "atk_add", "self", "attacker"]) | st.integers(-10**7, 10**7)
+EFFECT = st.dictionaries(st.sampled_from(sorted(catalogue.EFFECT_KEYS)), CAT_SCALAR | st.lists(
+    CAT_SCALAR, max_size=3) | st.dictionaries(st.sampled_from(["do", "amount", "target", "x"]), CAT_SCALAR),
+    max_size=6)
+CARD = st.fixed_dictionaries(
+    {"name": st.sampled_from(["X", "Y", "", 5])},
+    optional={"type": CAT_SCALAR, "subtype": CAT_SCALAR, "atk": CAT_SCALAR, "level": CAT_SCALAR,
+              "effects": st.lists(EFFECT | CAT_SCALAR, max_size=3), "calc_modifier": st.dictionaries(
+                  st.sampled_from(["amount", "applies_to", "when", "x"]), CAT_SCALAR, max_size=3),
+              "must_attack": CAT_SCALAR, "battle_damage_modifier": CAT_SCALAR, "colour": CAT_SCALAR})
+
+
+@given(st.dictionaries(st.sampled_from(["cards", "card"]), st.lists(CARD | NEAR, max_size=3)))
 def test_catalogue_parser_on_near_catalogues(value):
     text = json.dumps(value, indent=1)
     try:
         catalogue.parse_document(text, "fuzz.cards.json")
     except catalogue.CatalogueError as e:
+        event("input error")
         assert_located(e, n_lines(text))
+        return
+    event("parsed")
 
 
 # -- the checker on well-formed plays --------------------------------------------------------
