@@ -3,14 +3,18 @@ plays. Whatever comes in, the answer is a play or an input error with a location
 checker a verdict -- and never another exception. Profiles: tests/conftest.py."""
 import json
 import re
+import tempfile
+from pathlib import Path
 
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
+from click.testing import CliRunner
 from conftest import CHECKER_EXAMPLES
 from ygo_timing import catalogue, jsonloc
 from ygo_timing import play as P
 from ygo_timing.check import check_play
+from ygo_timing.cli import main
 from ygo_timing.model import vocab
 
 PATH = "fuzz.play"
@@ -103,6 +107,23 @@ def test_text_parser_on_mutated_plays(text):
         assert_located(e, n_lines(text))
         return
     event("parsed")
+
+
+@settings(max_examples=CHECKER_EXAMPLES * 5)   # the plays that parse are checked by the solver
+@given(st.binary() | word_lines().map(str.encode) | mutated_plays().map(str.encode),
+       st.sampled_from([".play", ".json"]))
+def test_cli_on_random_files(data, suffix):
+    """The whole command on a file of anything: an exit code of the four, never a traceback."""
+    with tempfile.TemporaryDirectory() as d:
+        f = Path(d) / f"fuzz{suffix}"
+        f.write_bytes(data)
+        r = CliRunner().invoke(main, ["check", "--format", "json", str(f)])
+    assert r.exception is None or isinstance(r.exception, SystemExit), repr(r.exception)
+    assert r.exit_code in (0, 1, 2, 3) and "Traceback" not in r.output
+    [out] = json.loads(r.output)
+    event(out["verdict"])
+    if out["verdict"] == "error":
+        assert out["message"].startswith(str(f)) and "internal error" not in out["message"]
 
 
 # -- the JSON form and strict JSON -----------------------------------------------------------
