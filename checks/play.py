@@ -520,11 +520,11 @@ class _TextParser:
         if len(s.lstrip("0")) > len(str(MAX_NUMBER)):   # before int(): Python refuses > 4300 digits
             self.err(lineno, f"number {_short(s)} for {what} is too large; "
                              f"expected at most {MAX_NUMBER}")
-        n = int(s)
+        n = int(s.lstrip("0") or "0")
         if n < low:
             self.err(lineno, f"bad number {_short(s)} for {what}; expected a whole number {low} or more")
         if n > MAX_NUMBER:
-            self.err(lineno, f"number {s} for {what} is too large; expected at most {MAX_NUMBER}")
+            self.err(lineno, f"number {_short(s)} for {what} is too large; expected at most {MAX_NUMBER}")
         return n
 
     def player_word(self, s: str, lineno: int) -> str:
@@ -872,7 +872,8 @@ class _JsonParser:
             self.fail(p, f"{self.name(p)}: bad number {json.dumps(v)[:40]}; expected a whole number "
                          f"{low} or more")
         if v < low or v > high:
-            self.fail(p, f"{self.name(p)}: number {v} out of range; expected {low} to {high}")
+            self.fail(p, f"{self.name(p)}: number {_short(str(v), quote=str)} out of range; "
+                         f"expected {low} to {high}")
         return v
 
     def enum(self, v, p, options, what):

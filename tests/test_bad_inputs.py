@@ -151,3 +151,10 @@ def test_jsonl_bad_lines(name):
         hits = [o for o in errors if o["message"].startswith(f"{path}:{line}: ")]
         assert len(hits) == 1 and fragment in hits[0]["message"], (line, errors)
     assert [o["verdict"] for o in others] == ["legal"] * len(e["good_lines"]), others
+
+
+def test_thousands_of_leading_zeros_are_a_number_not_a_crash():
+    # Python's int() refuses strings of more than 4300 digits, leading zeros included
+    from ygo_timing.play import parse_text
+    play = parse_text("lp: A " + "0" * 6000 + "1, B 8000\nenter battle phase\n", "zeros.play")
+    assert play.lp["A"] == 1
