@@ -518,13 +518,13 @@ class _TextParser:
         if not _NUMBER.match(s):
             self.err(lineno, f"bad number {_short(s)} for {what}; expected a whole number {low} or more")
         if len(s.lstrip("0")) > len(str(MAX_NUMBER)):   # before int(): Python refuses > 4300 digits
-            self.err(lineno, f"number {_short(s)} for {what} is too large; "
+            self.err(lineno, f"number {_short(s, quote=str)} for {what} is too large; "
                              f"expected at most {MAX_NUMBER}")
         n = int(s.lstrip("0") or "0")
         if n < low:
             self.err(lineno, f"bad number {_short(s)} for {what}; expected a whole number {low} or more")
         if n > MAX_NUMBER:
-            self.err(lineno, f"number {_short(s)} for {what} is too large; expected at most {MAX_NUMBER}")
+            self.err(lineno, f"number {s} for {what} is too large; expected at most {MAX_NUMBER}")
         return n
 
     def player_word(self, s: str, lineno: int) -> str:
