@@ -92,6 +92,10 @@ def check(paths, ruleset, fmt, cards_files, examples, timeout_ms, rlimit):
         except PlayError as e:
             verdicts.append(Verdict(str(f), ruleset or "ocg", "error", message=str(e)))
             continue
+        except Exception as e:  # a parser bug must not print a traceback (check_play does the same)
+            verdicts.append(Verdict(str(f), ruleset or "ocg", "error",
+                                    message=f"{f}: internal error, please report: {type(e).__name__}: {e}"))
+            continue
         verdicts.append(check_play(play, ruleset, cards_files, timeout_ms, rlimit))
     click.echo(report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
     kinds = {v.verdict for v in verdicts}

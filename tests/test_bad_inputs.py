@@ -158,3 +158,14 @@ def test_thousands_of_leading_zeros_are_a_number_not_a_crash():
     from ygo_timing.play import parse_text
     play = parse_text("lp: A " + "0" * 6000 + "1, B 8000\nenter battle phase\n", "zeros.play")
     assert play.lp["A"] == 1
+
+
+def test_a_parser_bug_is_an_error_not_a_traceback(monkeypatch):
+    import ygo_timing.cli as cli
+
+    def broken(path):
+        raise IndexError("simulated parser bug")
+    monkeypatch.setattr(cli, "load", broken)
+    r = run("check", GOOD)
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert f"{GOOD}: internal error, please report: IndexError: simulated parser bug" in r.output
