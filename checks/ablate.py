@@ -1,55 +1,110 @@
-"""Which fixtures does each rule decide? Remove one rule at a time and re-check.
+"""Is every rule load-bearing? Remove one rule at a time and re-check the fixtures.
 
     python -m ygo_timing.ablate [--rule ID ...] PATH...
 
-Prints, per rule, the fixtures whose verdict flips without it; a rule that flips none is
-not load-bearing for the fixtures given.
+A rule is load-bearing when removing it flips the verdict of at least one fixture. The
+search walks the fixtures on the relation compiled without the rule; the first flip it
+finds is confirmed by a full check (the solver replays and explains it), so a rule is
+never called load-bearing on the compiled code's word alone. Exit 1 when some rule
+flips nothing.
 """
 from __future__ import annotations
 
+import re
 import sys
 
 import click
 
-from .check import check_play
+from . import catalogue, jsonloc
+from .check import Run, Universe, check_play, walk
 from .cli import play_files, rule_catalogue
-from .model import rulesets
-from .play import load
+from .model import compiled, rulesets
+from .play import PlayError, load
+
+
+def cards_of(play):
+    inline = [catalogue.parse_card(c, jsonloc.Located(c, {k[2:]: v for k, v in play.line_of.items()
+                                                           if isinstance(k, tuple) and k[:2] == ("custom_cards", i)}),
+                                   play.path, ()) for i, c in enumerate(play.custom_cards)]
+    return catalogue.catalogue([], inline)
+
+
+def fast_verdict(play, cards, sizes, rid=None):
+    """The compiled relation's verdict without rule `rid` (None: with every rule)."""
+    run = Run(play, play.ruleset or "ocg", cards, 1, 1, frozenset([rid]) if rid else frozenset(), sizes)
+    if run.evaluator is None:
+        return check_play(play, without=run.without).verdict
+    try:
+        return walk(run, run.eval_step).kind
+    except compiled.Undetermined:
+        return "undetermined"
+
+
+def load_bearing(plays, ids):
+    """{rule ID: (fixture path, verdict with the rule, verdict without it) or None}."""
+    member = rulesets.membership()
+    cards = {p.path: cards_of(p) for p in plays}
+    # one size for all: a single compilation per rule set and removed rule
+    sizes = tuple(max(n) for n in zip(*((len(Universe(p, cards[p.path]).specs),
+                                         len(Universe(p, cards[p.path]).effects)) for p in plays)))
+    base = {p.path: fast_verdict(p, cards[p.path], sizes) for p in plays}
+    out = {}
+    for rid in ids:
+        out[rid] = None
+        mine = [p for p in plays if rid in p.rules]   # the fixtures written for it first
+        for p in mine + [p for p in plays if p not in mine]:
+            if (p.ruleset or "ocg") not in member.get(rid, []):
+                continue
+            if fast_verdict(p, cards[p.path], sizes, rid) == base[p.path]:
+                continue
+            solver = check_play(p, without=frozenset([rid])).verdict
+            if solver != base[p.path] and solver in ("legal", "illegal"):
+                out[rid] = (p.path, base[p.path], solver)
+                break
+    return out
+
+
+def documented(path):
+    """Rule IDs that docs/interpretations.md explains cannot be isolated (its table under
+    "Rules no fixture can tell from their absence")."""
+    text = open(path, encoding="utf-8").read()
+    section = text.split("## Rules no fixture can tell from their absence", 1)[-1].split("\n## ", 1)[0]
+    ids = set()
+    for line in section.splitlines():
+        if line.startswith("| ") and not line.startswith(("| rule", "|---")):
+            ids |= set(re.findall(r"[A-Z]{1,3}\d?-[A-Z]?\d+", line.split("|")[1]))
+    return ids
 
 
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--rule", "only", multiple=True, help="Only these rule IDs (default: all).")
-@click.option("--own", is_flag=True, help="First try only the fixtures whose `rules:` names the rule; "
-              "fall back to all fixtures for a rule none of them flips.")
-def main(paths, only, own):
-    plays = [load(str(f)) for f in play_files(paths)]
-    member = rulesets.membership()
-    ids = [e["id"] for e in rule_catalogue()] if not only else list(only)
-    base = {p.path: check_play(p).verdict for p in plays}
-    idle = []
-    def flips_of(rid, candidates):
-        out = []
-        for p in candidates:
-            if (p.ruleset or "ocg") not in member.get(rid, []):
-                continue
-            v = check_play(p, without=frozenset([rid])).verdict
-            if v != base[p.path]:
-                out.append(f"{p.path} ({base[p.path]} -> {v})")
-        return out
-
+@click.option("--documented", "doc", type=click.Path(exists=True, dir_okay=False),
+              help="Pass (exit 0) when the rules that flip nothing are exactly those this file "
+                   "explains (docs/interpretations.md).")
+def main(paths, only, doc):
+    try:
+        plays = [load(str(f)) for f in play_files(paths)]
+    except PlayError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+    ids = list(only) or [e["id"] for e in rule_catalogue()]
+    found = load_bearing(plays, ids)
     for rid in ids:
-        mine = [p for p in plays if rid in p.rules]
-        flips = flips_of(rid, mine) if own else []
-        if not flips:
-            flips = flips_of(rid, [p for p in plays if not own or p not in mine])
-        click.echo(f"{rid}: " + (f"{len(flips)} flip(s)" if flips else "NO FLIP"))
-        for f in flips:
-            click.echo(f"    {f}")
-        if not flips:
-            idle.append(rid)
-    click.echo(f"not load-bearing on these fixtures: {' '.join(idle) or 'none'}")
-    sys.exit(0)
+        flip = found[rid]
+        click.echo(f"{rid}: " + (f"{flip[0]} ({flip[1]} -> {flip[2]} without it)" if flip else "NO FLIP"))
+    idle = [rid for rid in ids if not found[rid]]
+    click.echo(f"load-bearing: {len(ids) - len(idle)} of {len(ids)}; "
+               f"flipping nothing: {' '.join(idle) or 'none'}")
+    if not doc:
+        sys.exit(1 if idle else 0)
+    explained = documented(doc) & set(ids)
+    unexplained, stale = sorted(set(idle) - explained), sorted(explained - set(idle))
+    if unexplained:
+        click.echo(f"not explained in {doc}: {' '.join(unexplained)}")
+    if stale:
+        click.echo(f"{doc} says these cannot be isolated, but they flip a verdict: {' '.join(stale)}")
+    sys.exit(1 if unexplained or stale else 0)
 
 
 if __name__ == "__main__":

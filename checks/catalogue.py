@@ -35,6 +35,7 @@ class Effect:
     amount: int = 0
     target: str = "self"
     note: str = ""
+    unknown: tuple = ()   # properties an import could not settle (left at their defaults)
 
 
 @dataclass
@@ -55,6 +56,11 @@ class Card:
     attack_restriction: str | None = None
     source: str = ""
     origin: str = ""   # file:line the entry came from
+    unknown: tuple = ()   # properties an import could not settle (left at their defaults)
+
+    def unknowns(self):
+        """"property" and "effect N property" for everything unsettled on this card."""
+        return list(self.unknown) + [f"effect {k} {p}" for k, e in enumerate(self.effects, 1) for p in e.unknown]
 
     @property
     def kind(self):
@@ -71,22 +77,44 @@ class Card:
             "ruling_allowed": e.ruling_allowed, "no_damage_step": e.no_damage_step,
             "resolution": {"do": e.resolution, "target": e.target,
                            **({"amount": e.amount} if e.resolution == "atk_add" else {})},
-            "note": e.note} for e in self.effects]
+            "note": e.note, **({"unknown": list(e.unknown)} if e.unknown else {})} for e in self.effects]
         for key in ("must_attack", "calc_modifier", "archetype", "extra_attacks", "attack_restriction"):
             if getattr(self, key):
                 d[key] = getattr(self, key)
         if self.battle_damage_modifier != "none":
             d["battle_damage_modifier"] = self.battle_damage_modifier
+        if self.unknown:
+            d["unknown"] = list(self.unknown)
         d["source"] = self.source
         return d
 
 
 CARD_KEYS = {"name", "type", "subtype", "attribute", "level", "atk", "def", "effects", "must_attack",
              "calc_modifier", "battle_damage_modifier", "archetype", "extra_attacks",
-             "attack_restriction", "source"}
+             "attack_restriction", "source", "unknown", "import"}
 EFFECT_KEYS = {"kind", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
                "fusion_summon", "timings", "condition", "ruling_allowed", "no_damage_step",
-               "resolution", "note"}
+               "resolution", "note", "unknown", "import"}
+# What an imported entry may list as `unknown` (checks/cardimport.py); `import` is its
+# provenance (card id, script lines), kept for people and ignored by the solver.
+UNKNOWABLE_CARD = ("attribute", "level", "atk", "def", "effects", "must_attack", "extra_attacks",
+                   "battle_damage_modifier", "calc_modifier", "attack_restriction")
+UNKNOWABLE_EFFECT = ("kind", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
+                     "fusion_summon", "timings", "condition", "no_damage_step", "resolution",
+                     "until_calc", "flags")
+
+
+def parse_unknown(r, d, choices, what):
+    """The `unknown` list of an imported entry, and a check that `import` is a small object."""
+    names = r.get(d, "unknown", list, [], what=what)
+    for n in names:
+        if n not in choices:
+            r.fail("unknown", f"{what}: unknown property {n!r}; expected names from: {', '.join(choices)}")
+    imp = r.get(d, "import", dict, None, what=what)
+    if imp is not None and (len(imp) > 16 or not all(
+            isinstance(v, (str, int, bool, list)) and len(str(v)) <= 2000 for v in imp.values())):
+        r.fail("import", f"{what}: 'import' must be an object of at most 16 values of at most 2000 characters")
+    return tuple(dict.fromkeys(names))
 
 
 class _Reader:
@@ -126,6 +154,8 @@ class _Reader:
 
 
 _REQUIRED = object()
+# An imported card pool (cards import) is larger than a play: ~13,000 cards take ~8 MB.
+MAX_CATALOGUE_BYTES = 48 * 1024 * 1024
 
 
 def _short(v, n: int = 60) -> str:
@@ -154,6 +184,7 @@ def parse_card(value, doc, path, where) -> Card:
     card.extra_attacks = r.get(d, "extra_attacks", int, 0, what=what)
     card.attack_restriction = r.get(d, "attack_restriction", str, None, choices=("tyrant_wing",), what=what)
     card.source = r.get(d, "source", str, "", what=what)
+    card.unknown = parse_unknown(r, d, UNKNOWABLE_CARD, what)
     cm = r.get(d, "calc_modifier", dict, None, what=what)
     if cm is not None:
         cr = _Reader(doc, path, where + ("calc_modifier",))
@@ -190,6 +221,7 @@ def parse_effect(value, doc, path, where, what) -> Effect:
     e.ruling_allowed = r.get(d, "ruling_allowed", bool, False, what=w)
     e.no_damage_step = r.get(d, "no_damage_step", bool, False, what=w)
     e.note = r.get(d, "note", str, "", what=w)
+    e.unknown = parse_unknown(r, d, UNKNOWABLE_EFFECT, w)
     res = r.get(d, "resolution", dict, None, what=w)
     if res is not None:
         rr = _Reader(doc, path, where + ("resolution",))
@@ -212,20 +244,31 @@ def parse_entries(entries, doc, path, where=()) -> list[Card]:
     return cards
 
 
+_LOADED: dict = {}   # (path, mtime, size) -> cards: an imported pool is parsed once per run, not per play
+
+
 def load_file(path: str) -> list[Card]:
     p = Path(path)
     try:
-        data = p.read_bytes() if p.stat().st_size <= vocab.MAX_FILE_BYTES else None
+        st = p.stat()
+        key = (str(p.resolve()), st.st_mtime_ns, st.st_size)
+        if key in _LOADED:
+            return _LOADED[key]
+        data = p.read_bytes() if st.st_size <= MAX_CATALOGUE_BYTES else None
     except OSError as e:
         raise CatalogueError(path, None, f"cannot read: {e.strerror}") from None
     if data is None:
-        raise CatalogueError(path, None, f"file is larger than {vocab.MAX_FILE_BYTES} bytes")
-    return parse_document(data, path)
+        raise CatalogueError(path, None, f"file is larger than {MAX_CATALOGUE_BYTES} bytes")
+    cards = parse_document(data, path)
+    if len(_LOADED) > 8:
+        _LOADED.clear()
+    _LOADED[key] = cards
+    return cards
 
 
 def parse_document(data, path) -> list[Card]:
     try:
-        doc = jsonloc.loads(data, path)
+        doc = jsonloc.loads(data, path, max_values=None)   # bounded by MAX_CATALOGUE_BYTES
     except jsonloc.JsonError as e:
         raise CatalogueError(path, e.line, e.message) from None
     if not isinstance(doc.value, dict) or set(doc.value) - {"cards"} or "cards" not in doc.value:

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import z3
 
 from . import catalogue, jsonloc
-from .model import vocab
+from .model import compiled, vocab
 from .model.rules import RULES
-from .model.state import A, CL, NONE
-from .model.step import relation
+from .model.state import A, ACTION_FIELDS, CL, NONE, layout
+from .model.step import bucket, relation
 from .play import ActionSpec, Play, PlayError
 
 DEFAULT_TIMEOUT_MS = 20_000
@@ -42,9 +43,12 @@ class Verdict:
     expect: str | None = None
     expect_rules: list = field(default_factory=list)
     steps: int = 0
+    record: int | None = None         # the line of a JSON Lines record (check --jsonl)
 
     def to_dict(self):
         d = {"path": self.path, "ruleset": self.ruleset, "verdict": self.verdict}
+        if self.record is not None:
+            d["record"] = self.record
         if self.verdict == "illegal":
             d.update(first_illegal=self.first_illegal, violations=self.violations, facts=self.facts)
         if self.message:
@@ -115,66 +119,94 @@ class Universe:
         return self.specs[i].label if 0 <= i < len(self.specs) else "(none)"
 
 
-def static_facts(rel, uni: Universe, play: Play):
-    """(term, text) for every fact that holds for the whole play."""
-    S, out = rel.ctx.S, []
-    tp = vocab.PLAYERS.index(play.turn_player)
-    out.append((S.turn == play.turn, f"turn {play.turn} (line {play.line_of.get('turn', '-')})"))
-    out.append((S.tp == tp, f"turn player {play.turn_player} (line {play.line_of.get('turn_player', '-')})"))
+@dataclass(frozen=True)
+class Fact:
+    """A fact that holds for the whole play: static function `fn` at `arg` is `value`."""
+    fn: str               # the z3 name of a Statics function (or constant, with arg None)
+    arg: int | None
+    value: int | bool
+    text: str             # how an explanation shows it ("" for bookkeeping facts)
+
+
+def static_facts(uni: Universe, play: Play, neffects: int) -> list[Fact]:
+    """Every fact that holds for the whole play; `neffects` is the relation's effect slots."""
+    out = [Fact("turn", None, play.turn, f"turn {play.turn} (line {play.line_of.get('turn', '-')})"),
+           Fact("turn_player", None, vocab.PLAYERS.index(play.turn_player),
+                f"turn player {play.turn_player} (line {play.line_of.get('turn_player', '-')})")]
     for i, (spec, card) in enumerate(zip(uni.specs, uni.cards)):
         n = spec.label
         cm = card.calc_modifier or {}
-        facts = [
-            (S.ctrl(i) == vocab.PLAYERS.index(spec.player), f"{n}: controlled by {spec.player} (line {spec.line})"),
-            (S.ckind(i) == vocab.K[card.kind], f"{n}: {card.subtype} {card.type} (catalogue)"),
-            (S.level(i) == (card.level or 0), f"{n}: Level {card.level} (catalogue)"),
-            (S.orig_atk(i) == (card.atk or 0), f"{n}: original ATK {card.atk} (catalogue)"),
-            (S.must_attack(i) == card.must_attack, f"{n}: {'must' if card.must_attack else 'need not'} attack (catalogue)"),
-            (S.calc_amount(i) == cm.get("amount", 0), f"{n}: damage-calculation ATK bonus {cm.get('amount', 0)} (catalogue)"),
-            (S.calc_to_attacker(i) == (cm.get("applies_to", "attacker") == "attacker"), f"{n}: bonus applies to the {cm.get('applies_to', 'attacker')} (catalogue)"),
-            (S.calc_when(i) == vocab.CALC_MODIFIER_WHEN.index(cm.get("when", "always")), f"{n}: bonus applies {cm.get('when', 'always')} (catalogue)"),
-            (S.bd_mod(i) == vocab.BATTLE_DAMAGE_MODIFIERS.index(card.battle_damage_modifier), f"{n}: battle damage modifier {card.battle_damage_modifier} (catalogue)"),
-            (S.archetype(i) == uni.archetype_id.get(card.archetype, 0), f"{n}: archetype {card.archetype or 'none'} (catalogue)"),
-            (S.extra_attacks(i) == card.extra_attacks + sum(1 for e in spec.equip if e == "Tyrant Wing"), f"{n}: extra attacks (catalogue / equip, line {spec.line})"),
-            (S.tyrant_wing(i) == ("Tyrant Wing" in spec.equip or card.attack_restriction == "tyrant_wing"), f"{n}: \"Tyrant Wing\" restriction (line {spec.line})"),
-        ]
-        out.extend(facts)
+        out += [Fact(fn, i, value, text) for fn, value, text in (
+            ("controller", vocab.PLAYERS.index(spec.player), f"{n}: controlled by {spec.player} (line {spec.line})"),
+            ("card_kind", vocab.K[card.kind], f"{n}: {card.subtype} {card.type} (catalogue)"),
+            ("level", card.level or 0, f"{n}: Level {card.level} (catalogue)"),
+            ("original_atk", card.atk or 0, f"{n}: original ATK {card.atk} (catalogue)"),
+            ("must_attack", card.must_attack, f"{n}: {'must' if card.must_attack else 'need not'} attack (catalogue)"),
+            ("calc_modifier_amount", cm.get("amount", 0), f"{n}: damage-calculation ATK bonus {cm.get('amount', 0)} (catalogue)"),
+            ("calc_modifier_to_attacker", cm.get("applies_to", "attacker") == "attacker", f"{n}: bonus applies to the {cm.get('applies_to', 'attacker')} (catalogue)"),
+            ("calc_modifier_when", vocab.CALC_MODIFIER_WHEN.index(cm.get("when", "always")), f"{n}: bonus applies {cm.get('when', 'always')} (catalogue)"),
+            ("battle_damage_modifier", vocab.BATTLE_DAMAGE_MODIFIERS.index(card.battle_damage_modifier), f"{n}: battle damage modifier {card.battle_damage_modifier} (catalogue)"),
+            ("archetype", uni.archetype_id.get(card.archetype, 0), f"{n}: archetype {card.archetype or 'none'} (catalogue)"),
+            ("extra_attacks", card.extra_attacks + sum(1 for e in spec.equip if e == "Tyrant Wing"), f"{n}: extra attacks (catalogue / equip, line {spec.line})"),
+            ("attack_restriction_tyrant_wing", "Tyrant Wing" in spec.equip or card.attack_restriction == "tyrant_wing", f"{n}: \"Tyrant Wing\" restriction (line {spec.line})"),
+        )]
     for e, (i, k, eff) in enumerate(uni.effects):
         n = uni.specs[i].label + (f" effect {k}" if len(uni.cards[i].effects) > 1 else "")
-        facts = [
-            (S.inst(e) == i, ""),
-            (S.ekind(e) == vocab.EK[eff.kind], f"{n}: {eff.kind} effect (catalogue)"),
-            (S.from_hand(e) == (eff.from_ == "hand"), f"{n}: activated from the {eff.from_} (catalogue)"),
-            (S.from_gy(e) == (eff.from_ == "graveyard"), f"{n}: activated from the {eff.from_} (catalogue)"),
-            (S.mandatory(e) == eff.mandatory, f"{n}: {'mandatory' if eff.mandatory else 'optional'} (catalogue)"),
-            (S.atkdef(e) == vocab.AD[eff.atk_def], f"{n}: " + ({"none": "does not change ATK/DEF", "direct": "changes ATK/DEF directly", "indirect": "changes ATK/DEF indirectly", "maybe": "may or may not change ATK/DEF"}[eff.atk_def]) + " (catalogue)"),
-            (S.negates(e) == vocab.NG[eff.negates], f"{n}: " + ("negates no activation" if eff.negates == "none" else f"negates the activation of: {eff.negates}") + " (catalogue)"),
-            (S.tclass(e) == vocab.TC[eff.trigger_class], f"{n}: trigger class {eff.trigger_class} (catalogue)"),
-            (S.fusion(e) == eff.fusion_summon, f"{n}: {'is' if eff.fusion_summon else 'is not'} a Fusion Summon effect (catalogue)"),
-            (S.cond(e) == vocab.CO[eff.condition], f"{n}: condition {eff.condition} (catalogue)"),
-            (S.ruling(e) == eff.ruling_allowed, f"{n}: {'allowed' if eff.ruling_allowed else 'not allowed'} in the Damage Step by a ruling (catalogue)"),
-            (S.no_ds(e) == eff.no_damage_step, f"{n}: {'cannot' if eff.no_damage_step else 'does not say it cannot'} be activated during the Damage Step (catalogue)"),
-            (S.res(e) == vocab.RS[eff.resolution], f"{n}: resolves as {eff.resolution} (catalogue)"),
-            (S.amount(e) == eff.amount, f"{n}: amount {eff.amount} (catalogue)"),
-            (S.res_target(e) == vocab.TARGETS.index(eff.target), f"{n}: applies to {eff.target} (catalogue)"),
-        ]
+        out += [Fact(fn, e, value, text) for fn, value, text in (
+            ("effect_card", i, ""),
+            ("effect_kind", vocab.EK[eff.kind], f"{n}: {eff.kind} effect (catalogue)"),
+            ("from_hand", eff.from_ == "hand", f"{n}: activated from the {eff.from_} (catalogue)"),
+            ("from_graveyard", eff.from_ == "graveyard", f"{n}: activated from the {eff.from_} (catalogue)"),
+            ("mandatory", eff.mandatory, f"{n}: {'mandatory' if eff.mandatory else 'optional'} (catalogue)"),
+            ("atk_def", vocab.AD[eff.atk_def], f"{n}: " + ({"none": "does not change ATK/DEF", "direct": "changes ATK/DEF directly", "indirect": "changes ATK/DEF indirectly", "maybe": "may or may not change ATK/DEF"}[eff.atk_def]) + " (catalogue)"),
+            ("negates", vocab.NG[eff.negates], f"{n}: " + ("negates no activation" if eff.negates == "none" else f"negates the activation of: {eff.negates}") + " (catalogue)"),
+            ("trigger_class", vocab.TC[eff.trigger_class], f"{n}: trigger class {eff.trigger_class} (catalogue)"),
+            ("fusion_summon", eff.fusion_summon, f"{n}: {'is' if eff.fusion_summon else 'is not'} a Fusion Summon effect (catalogue)"),
+            ("condition", vocab.CO[eff.condition], f"{n}: condition {eff.condition} (catalogue)"),
+            ("ruling_allowed", eff.ruling_allowed, f"{n}: {'allowed' if eff.ruling_allowed else 'not allowed'} in the Damage Step by a ruling (catalogue)"),
+            ("no_damage_step", eff.no_damage_step, f"{n}: {'cannot' if eff.no_damage_step else 'does not say it cannot'} be activated during the Damage Step (catalogue)"),
+            ("resolution", vocab.RS[eff.resolution], f"{n}: resolves as {eff.resolution} (catalogue)"),
+            ("amount", eff.amount, f"{n}: amount {eff.amount} (catalogue)"),
+            ("resolution_target", vocab.TARGETS.index(eff.target), f"{n}: applies to {eff.target} (catalogue)"),
+        )]
         for t in vocab.TIMINGS:
             named = t in eff.timings
-            facts.append((S.names[t](e) == named, f"{n}: {'names' if named else 'names no'} \"{TIMING_WORDS[t]}\" timing (catalogue)"))
-        out.extend(facts)
+            out.append(Fact(f"names_{t}", e, named, f"{n}: {'names' if named else 'names no'} \"{TIMING_WORDS[t]}\" timing (catalogue)"))
     # the relation has room for more effects than the play uses: the spare ones never trigger
-    for e in range(len(uni.effects), rel.ctx.neffects):
-        out += [(S.ekind(e) == vocab.EK["continuous"], ""), (S.inst(e) == NONE, "")]
+    for e in range(len(uni.effects), neffects):
+        out += [Fact("effect_kind", e, vocab.EK["continuous"], ""), Fact("effect_card", e, NONE, "")]
     return out
 
 
-def initial_state(rel, uni: Universe, play: Play) -> dict:
+def fact_terms(S, facts: list[Fact]):
+    """(z3 term, text) for each fact, over the Statics record `S`."""
+    fns = statics_by_name(S)
+    return [((fns[f.fn] if f.arg is None else fns[f.fn](f.arg)) == f.value, f.text) for f in facts]
+
+
+def statics_by_name(S):
+    out = {}
+    for v in vars(S).values():
+        for f in (v.values() if isinstance(v, dict) else [v]):
+            out[f.name() if isinstance(f, z3.FuncDeclRef) else f.decl().name()] = f
+    return out
+
+
+def fact_tables(facts: list[Fact]):
+    """The facts as the compiled relation reads them: per function {arg: value}, and constants."""
+    tables, consts = {}, {}
+    for f in facts:
+        if f.arg is None:
+            consts[f.fn] = f.value
+        else:
+            tables.setdefault(f.fn, {})[f.arg] = f.value
+    return tables, consts
+
+
+def initial_state(layout, uni: Universe, play: Play) -> dict:
     """Concrete values of every state variable before the first action, by name."""
-    ctx = rel.ctx
     tp = vocab.PLAYERS.index(play.turn_player)
-    v = {}
-    for name, var in ctx.pre.fields():
-        v[name] = False if var.sort() == z3.BoolSort() else 0
+    v = {name: False if is_bool else 0 for name, is_bool in layout}
     v.update(window=vocab.W["main1"], prio=tp, attacker=NONE, target=NONE)
     for k in range(vocab.MAX_CHAIN):
         v[f"link_eff[{k}]"] = 0
@@ -224,23 +256,70 @@ class Run:
     """One play being checked."""
 
     def __init__(self, play: Play, ruleset: str, cards: dict, timeout_ms: int, rlimit: int,
-                 without: frozenset = frozenset()):
-        self.play, self.ruleset = play, ruleset
+                 without: frozenset = frozenset(), sizes: tuple = (1, 1)):
+        """`sizes`: at least this many card and effect slots (plays of many sizes can then share
+        one compiled relation, as ablate.py wants)."""
+        self.play, self.ruleset, self.without = play, ruleset, without
         self.uni = Universe(play, cards)
-        self.rel = relation(ruleset, max(1, len(self.uni.specs)), max(1, len(self.uni.effects)), without)
-        self.ctx = self.rel.ctx
-        self.statics = static_facts(self.rel, self.uni, play)
-        self.state = initial_state(self.rel, self.uni, play)
-        self.line_of = {name: ("set-up", None) for name in self.state}
+        self.ncards = bucket(max(sizes[0], len(self.uni.specs)))
+        self.neffects = bucket(max(sizes[1], len(self.uni.effects)))
+        self.layout = layout(self.ncards, self.neffects)
+        self.names = [name for name, _ in self.layout]
+        self.facts = static_facts(self.uni, play, self.neffects)
+        self.index = {name: k for k, name in enumerate(self.names)}
+        self.state = initial_state(self.layout, self.uni, play)
+        self.line_of = {name: ("set-up", None) for name in self.names}
         for i, spec in enumerate(self.uni.specs):
-            for name in self.state:
+            for name in self.names:
                 if name.endswith(f"[{i}]") and not name.startswith(("link", "trig", "bd", "lp")):
                     self.line_of[name] = ("set-up", spec.line)
         self.timeout_ms, self.rlimit = timeout_ms, rlimit
-        self.pre_vars = dict(self.ctx.pre.fields())
-        self.post_vars = dict(self.ctx.post.fields())
-        self.act_vars = dict(self.ctx.act.fields())
         self.steps = 0
+
+    # the state is a list in layout order (what the compiled relation reads); by name on demand
+    @property
+    def state(self) -> dict:
+        return dict(zip(self.names, self.vals))
+
+    @state.setter
+    def state(self, values: dict):
+        self.vals = [values[n] for n in self.names]
+
+    def get(self, name):
+        return self.vals[self.index[name]]
+
+    # the solver side is built only when a step needs the solver
+    @cached_property
+    def rel(self):
+        return relation(self.ruleset, self.ncards, self.neffects, self.without)
+
+    @cached_property
+    def ctx(self):
+        return self.rel.ctx
+
+    @cached_property
+    def statics(self):
+        return fact_terms(self.ctx.S, self.facts)
+
+    @cached_property
+    def pre_vars(self):
+        return dict(self.ctx.pre.fields())
+
+    @cached_property
+    def post_vars(self):
+        return dict(self.ctx.post.fields())
+
+    @cached_property
+    def act_vars(self):
+        return dict(self.ctx.act.fields())
+
+    @cached_property
+    def evaluator(self):
+        return compiled.evaluator(self.ruleset, self.ncards, self.neffects, self.without)
+
+    @cached_property
+    def prepared(self):
+        return self.evaluator.prepare(*fact_tables(self.facts))
 
     # --- expanding the play's actions into steps of the relation ------------------------------
     def steps_for(self, a: ActionSpec):
@@ -280,51 +359,76 @@ class Run:
 
     def resolve_steps(self, a: ActionSpec):
         """`resolve`: the players pass as needed, then links resolve (all, or the one named)."""
-        st = self.state
         base = dict(player=NONE, eff=0, card=NONE, target=NONE, direct=False, window=NONE, link=0,
                     named=NONE, other=NONE, claim=0, value=0)
-        if not st["resolving"] and st["chain_len"] > 0:
-            p = st["prio"]
+        if not self.get("resolving") and self.get("chain_len") > 0:
+            p = self.get("prio")
             yield dict(base, kind=A["pass"], player=p)
-            if not self.state["resolving"]:
-                yield dict(base, kind=A["pass"], player=self.state["prio"])
-        count = 1 if a.card else max(1, self.state["chain_len"])
+            if not self.get("resolving"):
+                yield dict(base, kind=A["pass"], player=self.get("prio"))
+        count = 1 if a.card else max(1, self.get("chain_len"))
         for _ in range(count):
             named = NONE
             if a.card:
                 i = self.uni.card(a.card, a.line)
-                top = self.state.get(f"link_eff[{max(0, self.state['chain_len'] - 1)}]", 0)
+                top = self.get(f"link_eff[{max(0, self.get('chain_len') - 1)}]")
                 own = [e for e, (c, _, _) in enumerate(self.uni.effects) if c == i]
-                named = top if (self.state["chain_len"] and self.uni.effects[top][0] == i) else (own[0] if own else NONE)
+                named = top if (self.get("chain_len") and self.uni.effects[top][0] == i) else (own[0] if own else NONE)
             yield dict(base, kind=A["resolve_link"], named=named)
 
     # --- one step -------------------------------------------------------------------------------
     def assumptions(self, act):
-        pre = [t for t, _ in self.statics] + [self.pre_vars[n] == v for n, v in self.state.items()]
-        acts = [self.act_vars[n] == v for n, v in act.items()]
+        pre = [t for t, _ in self.statics] + [self.equals(self.pre_vars[n], v) for n, v in self.state.items()]
+        acts = [self.equals(self.act_vars[n], v) for n, v in act.items()]
         return pre, acts
+
+    def equals(self, var, value):
+        """var == value, built once per relation (most of a state is the same step after step)."""
+        key = (var.get_id(), value)
+        term = self.rel.equalities.get(key)
+        if term is None:
+            term = self.rel.equalities[key] = var == value
+        return term
 
     def solve(self, extra):
         s = self.rel.solver
         s.set("timeout", self.timeout_ms)
         s.set("rlimit", self.rlimit)
-        return s.check(*extra)
+        # Solver.check(*terms) re-casts every assumption, which costs more than the check
+        # itself with ~450 of them; they are Boolean terms already
+        terms = (z3.Ast * len(extra))(*(t.as_ast() for t in extra))
+        return z3.CheckSatResult(z3.Z3_solver_check_assumptions(s.ctx.ref(), s.solver, len(extra), terms))
 
-    def step(self, act, line, text=""):
-        self.current_line, self.current_text, self.current_act = line, text, act
-        if act["kind"] == A["activate"] and self.state["chain_len"] >= vocab.MAX_CHAIN:
+    def guard(self, act, line):
+        if act["kind"] == A["activate"] and self.get("chain_len") >= vocab.MAX_CHAIN:
             raise PlayError(self.play.path, line, f"a Chain of more than {vocab.MAX_CHAIN} links is beyond "
                                                   "what the tool models")
+
+    def eval_step(self, act, line, text=""):
+        """One step by the compiled relation: ("sat", None), or ("unsat", the rule IDs it breaks)
+        (a candidate the solver then confirms); raises Undetermined when it cannot decide."""
+        self.guard(act, line)
+        broken, post = self.evaluator.step(self.vals, [act[f] for f in ACTION_FIELDS], self.prepared)
+        self.steps += 1
+        if broken:
+            return "unsat", list(broken)
+        self.vals = post
+        return "sat", None
+
+    def step(self, act, line, text=""):
+        """One step by the solver: ("sat", None), ("unsat", (broken, facts)) or ("unknown", why)."""
+        self.current_line, self.current_text, self.current_act = line, text, act
+        self.guard(act, line)
         pre, acts = self.assumptions(act)
         lits = list(self.rel.lits.values()) + list(self.rel.rlits.values())
         result = self.solve(lits + pre + acts)
         self.steps += 1
         if result == z3.sat:
             m = self.rel.solver.model()
-            new = {}
+            new, old = {}, self.state
             for name, var in self.post_vars.items():
                 new[name] = _val(m.eval(var, model_completion=True))
-                if new[name] != self.state[name]:
+                if new[name] != old[name]:
                     self.line_of[name] = ("line", line, self.cause(m, name))
             self.state = new
             return "sat", None
@@ -426,7 +530,7 @@ class Run:
         return f"{self.render_state(field)}: {self.render(field, value)} ({src})"
 
     def _state_name(self, field):
-        for name in self.state:
+        for name in self.names:
             if self.pre_vars[name].decl().name() == "pre_" + field:
                 return name
         return field
@@ -460,10 +564,12 @@ class Run:
 
 
 def check_play(play: Play, ruleset: str | None = None, cards_files=(), timeout_ms=DEFAULT_TIMEOUT_MS,
-               rlimit=DEFAULT_RLIMIT, without: frozenset = frozenset()) -> Verdict:
-    """The verdict on one play. `without` removes rules (to test that each one matters)."""
+               rlimit=DEFAULT_RLIMIT, without: frozenset = frozenset(), verify: bool = False) -> Verdict:
+    """The verdict on one play. `without` removes rules (to test that each one matters);
+    `verify` replays a legal play through the solver too (illegal ones always are)."""
+    from .unsettled import demote   # imported cards with unknown properties never get a verdict
     try:
-        return _check(play, ruleset, cards_files, timeout_ms, rlimit, without)
+        return demote(_check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify), play, cards_files)
     except z3.Z3Exception as e:   # e.g. a resource limit hit while building terms
         return Verdict(play.path, ruleset or play.ruleset or "ocg", "unknown",
                        message=f"{play.path}: the solver gave up ({e}); no verdict")
@@ -472,7 +578,32 @@ def check_play(play: Play, ruleset: str | None = None, cards_files=(), timeout_m
                        message=f"{play.path}: internal error, please report: {type(e).__name__}: {e}")
 
 
-def _check(play, ruleset, cards_files, timeout_ms, rlimit, without):
+@dataclass
+class Outcome:
+    """What walking a play with one stepper found."""
+    kind: str                 # legal | illegal | unknown | error
+    index: int = 0            # the action (1-based) that is illegal / undecided / wrong
+    action: ActionSpec | None = None
+    detail: object = None     # illegal: broken IDs (compiled) or (broken, facts) (solver); else a message
+    steps: int = 0
+
+
+def walk(run: Run, stepper) -> Outcome:
+    """Take the play's actions one step at a time with `stepper` (Run.eval_step or Run.step)."""
+    for index, a in enumerate(run.play.actions, start=1):
+        try:
+            acts = run.steps_for(a)
+            for act in (acts if acts is not None else run.resolve_steps(a)):
+                result, detail = stepper(act, a.line, a.text)
+                if result != "sat":
+                    kind = "illegal" if result == "unsat" else "unknown"
+                    return Outcome(kind, index, a, detail, run.steps)
+        except PlayError as e:
+            return Outcome("error", index, a, str(e), run.steps)
+    return Outcome("legal", steps=run.steps)
+
+
+def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify):
     name = ruleset or play.ruleset or "ocg"
     v = Verdict(play.path, name, "legal", expect=play.expect, expect_rules=list(play.expect_rules))
     try:
@@ -486,33 +617,58 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without):
     except (PlayError, catalogue.CatalogueError) as e:
         v.verdict, v.message = "error", str(e)
         return v
-    info = rule_info()
-    for index, a in enumerate(play.actions, start=1):
+    fast = None
+    if run.evaluator is not None:
         try:
-            acts = run.steps_for(a)
-        except PlayError as e:
-            v.verdict, v.message = "error", str(e)
-            return v
-        for act in (acts if acts is not None else run.resolve_steps(a)):
-            try:
-                result, detail = run.step(act, a.line, a.text)
-            except PlayError as e:
-                v.verdict, v.message = "error", str(e)
-                return v
-            if result == "sat":
-                continue
-            v.steps = run.steps
-            if result == "unknown":
-                v.verdict = "unknown"
-                v.message = (f"{play.path}:{a.line}: the solver answered unknown ({detail}) within its limits "
-                             f"per query ({timeout_ms} ms, rlimit {rlimit}); no verdict -- raise --timeout "
-                             "or --rlimit")
-                return v
-            broken, facts = detail
-            v.verdict = "illegal"
-            v.first_illegal = {"index": index, "line": a.line, "action": a.text}
-            v.violations = [info[r] for r in broken]
-            v.facts = facts
-            return v
-    v.steps = run.steps
+            fast = walk(run, run.eval_step)
+        except compiled.Undetermined:
+            fast = None   # the solver decides this play alone
+        if fast is not None and fast.kind in ("legal", "error") and not verify:
+            return _fill(v, fast)
+    # an illegal step (or a verified play) is replayed from the start by the solver, which
+    # confirms it independently of the compiled code and explains it
+    slow = Run(play, name, cards, timeout_ms, rlimit, without)
+    outcome = walk(slow, slow.step)
+    if fast is not None and not _agree(fast, outcome):
+        v.verdict = "error"
+        v.message = (f"{play.path}: internal error, please report: the compiled relation and the solver "
+                     f"disagree ({_summary(fast)} vs {_summary(outcome)})")
+        return v
+    return _fill(v, outcome, f" within its limits per query ({timeout_ms} ms, rlimit {rlimit})")
+
+
+def _agree(fast: Outcome, slow: Outcome) -> bool:
+    if slow.kind == "unknown":
+        return True   # nothing to compare; the verdict says unknown
+    if (fast.kind, fast.index) != (slow.kind, slow.index):
+        return False
+    if fast.kind != "illegal" or any(r.startswith("(absent") for r in fast.detail):
+        return True
+    return set(fast.detail) == set(slow.detail[0])
+
+
+def _summary(o: Outcome) -> str:
+    if o.kind == "legal":
+        return "legal"
+    broken = o.detail if o.kind == "illegal" and isinstance(o.detail, list) else \
+        o.detail[0] if o.kind == "illegal" else []
+    return f"{o.kind} at line {o.action.line}" + (f" by {', '.join(broken)}" if broken else "")
+
+
+def _fill(v: Verdict, o: Outcome, limits: str = "") -> Verdict:
+    v.steps = o.steps
+    if o.kind == "legal":
+        return v
+    v.verdict = o.kind
+    if o.kind == "error":
+        v.message = o.detail
+    elif o.kind == "unknown":
+        v.message = (f"{v.path}:{o.action.line}: the solver answered unknown ({o.detail}){limits}; no verdict"
+                     + (" -- raise --timeout or --rlimit" if limits else ""))
+    else:
+        broken, facts = o.detail
+        info = rule_info()
+        v.first_illegal = {"index": o.index, "line": o.action.line, "action": o.action.text}
+        v.violations = [info[r] for r in broken]
+        v.facts = facts
     return v

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import click
 
-from . import catalogue, report
-from .check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Verdict, check_play, rule_info
+from . import batch, cardcli, catalogue, ci_formats, convert, report
+from .check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, rule_info
 from .model import rulesets, vocab
 from .model.rules import RULES
-from .play import PlayError, load
+from .play import PlayError
 
 PLAY_SUFFIXES = (".play", ".json")
 
@@ -44,8 +44,11 @@ def play_files(paths):
 
 def is_catalogue(path: Path) -> bool:
     """A card catalogue ({"cards": [...]} and nothing else) met while walking a directory."""
-    if path.suffix != ".json" or path.stat().st_size > vocab.MAX_FILE_BYTES:
+    if path.suffix != ".json":
         return False
+    if path.stat().st_size > vocab.MAX_FILE_BYTES:   # no play is this large; an imported card pool is
+        with open(path, "rb") as f:
+            return f.read(64).lstrip().startswith(b'{"cards"')
     try:
         doc = json.loads(path.read_bytes())
     except (ValueError, RecursionError):   # deep nesting: the play parser reports it
@@ -66,40 +69,63 @@ def main():
 @main.command()
 @click.argument("paths", nargs=-1)
 @click.option("--ruleset", type=click.Choice(rulesets.NAMES), help="Rule set (default: the file's own, else ocg).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", *ci_formats.FORMATS]), default="text",
+              show_default=True, help="junit, github and sarif are for CI (docs/ci.md).")
 @click.option("--cards", "cards_files", multiple=True, type=click.Path(dir_okay=False),
               help="A catalogue file adding or overriding cards (repeatable).")
 @click.option("--examples", is_flag=True, help="Check the built-in worked examples (EX-1..EX-4, BD-2, D5-4, D5-5).")
+@click.option("--jsonl", "jsonl", metavar="FILE|-",
+              help="Read plays as JSON Lines (one JSON-form play per line; - is standard input) and "
+                   "write one JSON result per line, in input order, as they are checked.")
+@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+              help="Check in this many processes.")
+@click.option("--verify", is_flag=True,
+              help="Replay legal plays through the solver as well (illegal ones always are).")
 @click.option("--timeout", "timeout_ms", type=click.IntRange(1, 600_000), default=DEFAULT_TIMEOUT_MS,
               show_default=True, help="Solver time limit per query, in milliseconds.")
 @click.option("--rlimit", type=click.IntRange(1, 10**12), default=DEFAULT_RLIMIT, show_default=True,
               help="Solver resource limit per query (z3 rlimit: unlike the time limit, the same on every machine).")
-def check(paths, ruleset, fmt, cards_files, examples, timeout_ms, rlimit):
+def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout_ms, rlimit):
     """Check play files (a directory means every .play/.json file under it)."""
     names = list(paths) + (builtin_examples() if examples else [])
-    if not names:
-        raise UsageError("name at least one play file or directory (or --examples)")
+    if not names and not jsonl:
+        raise UsageError("name at least one play file or directory (or --examples, or --jsonl FILE)")
+    if names and jsonl:
+        raise UsageError("--jsonl reads plays from its file alone; name no other play files")
     for f in cards_files:   # a bad --cards file is a usage error before anything is checked
         try:
             catalogue.load_file(f)
         except catalogue.CatalogueError as e:
             click.echo(f"error: {e}", err=True)
             sys.exit(2)
-    verdicts = []
-    for f in play_files(names):
-        try:
-            play = load(str(f))
-        except PlayError as e:
-            verdicts.append(Verdict(str(f), ruleset or "ocg", "error", message=str(e)))
-            continue
-        except Exception as e:  # a parser bug must not print a traceback (check_play does the same)
-            verdicts.append(Verdict(str(f), ruleset or "ocg", "error",
-                                    message=f"{f}: internal error, please report: {type(e).__name__}: {e}"))
-            continue
-        verdicts.append(check_play(play, ruleset, cards_files, timeout_ms, rlimit))
-    click.echo(report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
-    kinds = {v.verdict for v in verdicts}
+    opts = batch.Options(ruleset, tuple(cards_files), timeout_ms, rlimit, verify=verify)
+    if jsonl:
+        if fmt not in ("text", "json"):
+            raise UsageError(f"--jsonl writes JSON Lines; --format {fmt} needs play files")
+        kinds = set()
+        for v in batch.ordered_map(batch.checker("jsonl", opts), _jsonl_items(jsonl), jobs):
+            kinds.add(v.verdict)
+            click.echo(json.dumps(v.to_dict(), ensure_ascii=False))
+    else:
+        verdicts = list(batch.ordered_map(batch.checker("path", opts), play_files(names), jobs))
+        kinds = {v.verdict for v in verdicts}
+        out = ci_formats.FORMATS[fmt](verdicts) if fmt in ci_formats.FORMATS else (
+            report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
+        if out:   # a clean run in the github format prints nothing
+            click.echo(out)
     sys.exit(2 if "error" in kinds else 3 if "unknown" in kinds else 1 if "illegal" in kinds else 0)
+
+
+def _jsonl_items(name):
+    if name == "-":
+        yield from batch.jsonl_items(sys.stdin.buffer, "<stdin>")
+        return
+    try:
+        stream = open(name, "rb")
+    except OSError as e:
+        raise UsageError(f"cannot read {name}: {e.strerror or e}") from None
+    with stream:
+        yield from batch.jsonl_items(stream, name)
 
 
 def rule_order():
@@ -178,11 +204,14 @@ def rules(ruleset, fmt):
         click.echo(f"{e['id']:6} {'/'.join(e['rulesets']):8} {e['statement']} ({'; '.join(e['sources'])}){flag}")
 
 
-@main.command()
+@main.group(invoke_without_command=True)
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--cards", "cards_files", multiple=True, type=click.Path(dir_okay=False))
-def cards(fmt, cards_files):
-    """List the card catalogue."""
+@click.pass_context
+def cards(ctx, fmt, cards_files):
+    """List the card catalogue; `import` and `audit` read YGOPro/EDOPro card pools."""
+    if ctx.invoked_subcommand is not None:
+        return
     try:
         cat = catalogue.catalogue(cards_files)
     except catalogue.CatalogueError as e:
@@ -195,3 +224,22 @@ def cards(fmt, cards_files):
         stats = f" {c.atk}/{c.def_} L{c.level}" if c.type == "monster" else ""
         kinds = ", ".join(e.kind for e in c.effects) or "no effects"
         click.echo(f"{c.name} -- {c.subtype} {c.type}{stats}; {kinds}")
+
+
+@main.command("convert")
+@click.argument("path")
+@click.option("--to", "to", type=click.Choice(convert.FORMATS), required=True,
+              help="json or play (text form): one file per play; jsonl: one play per line.")
+@click.option("--out", help="Output file (default: standard output); a directory when PATH holds several plays.")
+def convert_command(path, to, out):
+    """Convert plays between the text form, the JSON form and JSON Lines (PATH: a file, a
+    directory of plays, a .jsonl file or - for JSON Lines on standard input)."""
+    try:
+        convert.convert(path, to, out, click.echo)
+    except (PlayError, convert.ConvertError) as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
+
+
+cards.add_command(cardcli.import_cmd)
+cards.add_command(cardcli.audit_cmd)

@@ -25,7 +25,7 @@ from json.decoder import scanstring as _scanstring
 from .errors import InputError
 
 MAX_DEPTH = 64  # arrays/objects nested in one another
-# Values in one document: above any play the limits allow (10,000 actions, 24 set-up cards and
+# Values in one play document: above any play the limits allow (10,000 actions, 24 set-up cards and
 # 256 inline cards are at most ~120,000 values), low enough that a hostile 4 MB file of tiny
 # values is refused in a second or two rather than parsed for twenty.
 MAX_VALUES = 200_000
@@ -74,12 +74,14 @@ def decode_utf8(data: bytes, path: str = "<json>") -> str:
 
 
 def loads(text: str | bytes, path: str = "<json>", *, first_line: int = 1,
-          first_column: int = 1) -> Located:
+          first_column: int = 1, max_values: int | None = MAX_VALUES) -> Located:
     """Parse one JSON document. `first_line`/`first_column` say where `text`
-    starts in its file (for JSON embedded in another file's line)."""
+    starts in its file (for JSON embedded in another file's line); `max_values`
+    None lifts the limit (an imported card pool, bounded by its own file size)."""
     if isinstance(text, (bytes, bytearray)):
         text = decode_utf8(bytes(text), path)
     p = _Parser(text, path, first_line, first_column)
+    p.max_values = max_values if max_values is not None else float("inf")
     return p.document()
 
 
@@ -156,8 +158,8 @@ class _Parser:
         # caller has skipped whitespace
         s, pos = self.s, self.pos
         self.lines[path] = self.line
-        if len(self.lines) > MAX_VALUES:
-            self.error(f"more than {MAX_VALUES} values in one document; expected a smaller file")
+        if len(self.lines) > self.max_values:
+            self.error(f"more than {self.max_values} values in one document; expected a smaller file")
         if pos >= len(s):
             self.error(f"expected {_VALUE_START}, got end of file")
         c = s[pos]

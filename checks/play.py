@@ -87,7 +87,7 @@ _LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 _RULE_ID = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*\Z")
 _NUMBER = re.compile(r"[0-9]+\Z")
 _HEADER = re.compile(r"\s*([A-Za-z][A-Za-z_-]*)\s*:")
-_CONTROL = re.compile(r"[\x00-\x1f]")
+_NEEDS_JSON = re.compile(r'[\\\x00-\x1f\x7f]')  # a quoted string JSON must decode
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _TOKEN = re.compile(r'\s+|(?P<q>"(?:[^"\\]|\\.)*+")|(?P<arrow>->)|(?P<w>(?:(?!->)[^\s"])+)|(?P<bad>")')
 
@@ -309,8 +309,10 @@ def _check_setup_card(card: CardSpec, err):
 
 def _strip_comment(line: str) -> str:
     """The line without its `#` comment (a `#` inside double quotes is text)."""
-    if "#" not in line or '"' not in line:   # the common cases, without a loop over a long line
-        return line.split("#", 1)[0]
+    if "#" not in line:
+        return line
+    if '"' not in line:
+        return line[:line.index("#")]
     in_q = False
     i, n = 0, len(line)
     while i < n:
@@ -368,7 +370,7 @@ class _TextParser:
                                  "set-up line or action per line")
             if m.group("q") is not None:
                 raw = m.group("q")
-                if "\\" not in raw and not _CONTROL.search(raw):   # nothing to decode
+                if not _NEEDS_JSON.search(raw):   # no escapes or control characters: the text itself
                     toks.append(_Tok("q", raw[1:-1], m.start() + 1, raw))
                     continue
                 try:
@@ -1122,13 +1124,13 @@ def _decode(data: bytes, path: str) -> str:
         raise PlayError(path, e.line, e.message) from None
 
 
-def parse_json(data: bytes | str, path: str) -> Play:
-    """Parse the JSON form."""
+def parse_json(data: bytes | str, path: str, first_line: int = 1) -> Play:
+    """Parse the JSON form (`first_line`: where it starts in its file, e.g. a JSON Lines line)."""
     text = _decode(data, path) if isinstance(data, (bytes, bytearray)) else data
     if len(text) > vocab.MAX_FILE_BYTES:
         raise PlayError(path, None, f"file is larger than the limit of {vocab.MAX_FILE_BYTES} bytes")
     try:
-        doc = jsonloc.loads(text, path)
+        doc = jsonloc.loads(text, path, first_line=first_line)
     except jsonloc.JsonError as e:
         raise PlayError(path, e.line, e.message) from None
     return _JsonParser(doc, path).parse()

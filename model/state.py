@@ -8,6 +8,8 @@ free).
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import z3
 
 from . import vocab
@@ -89,6 +91,16 @@ class State:
             else:
                 out.append((name, value))
         return out
+
+
+@lru_cache(maxsize=64)
+def layout(ncards: int, neffects: int) -> tuple:
+    """(name, is Boolean) of every state variable, in `State.fields()` order."""
+    return tuple((name, var.sort() == z3.BoolSort()) for name, var in State("pre_", ncards, neffects).fields())
+
+
+ACTION_FIELDS = ("kind", "player", "eff", "card", "target", "direct", "window", "link", "named",
+                 "other", "claim", "value")   # `Action.fields()` order
 
 
 class Action:

@@ -20,6 +20,7 @@ from .state import State
 class StepRelation:
     def __init__(self, ruleset: rulesets.RuleSet, ncards: int, neffects: int, without: frozenset = frozenset()):
         self.ruleset = ruleset
+        self.equalities = {}   # (variable id, value) -> term, for the concrete checks (check.Run)
         self.ctx = ctx = Ctx(ruleset, ncards, neffects)
         ids = [r for r in ruleset.rules if r not in without]
         self.lits = {rid: z3.Bool(f"rule:{rid}") for rid in ids}

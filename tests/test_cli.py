@@ -77,7 +77,12 @@ def test_bad_cards_file_exits_2(tmp_path):
 def test_unknown_is_exit_3_never_legal():
     from ygo_timing.check import check_play
     from ygo_timing.play import load
-    v = check_play(load(str(EX / "ex1-legal.play")), rlimit=1)
+    # an illegal step is confirmed by the solver: out of resources, the answer is unknown
+    v = check_play(load(str(EX / "ex1-illegal.play")), rlimit=1)
+    assert v.verdict == "unknown" and "unknown" in v.message
+    # a legal play is the compiled relation's alone, unless --verify asks the solver too
+    assert check_play(load(str(EX / "ex1-legal.play")), rlimit=1).verdict == "legal"
+    v = check_play(load(str(EX / "ex1-legal.play")), rlimit=1, verify=True)
     assert v.verdict == "unknown" and "unknown" in v.message
 
 

@@ -23,7 +23,8 @@ def verdicts(r):
 
 
 def test_tiny_rlimit_is_unknown_exit_3_with_the_reason():
-    r = run("check", "--rlimit", "1", LEGAL, ILLEGAL)
+    # --verify: the legal play is replayed by the solver too, so both meet the limit
+    r = run("check", "--verify", "--rlimit", "1", LEGAL, ILLEGAL)
     assert r.exit_code == 3, r.output
     heads = [ln for ln in r.output.splitlines() if not ln.startswith(" ")]
     assert [h.split(": ")[1].split()[0] for h in heads] == ["UNKNOWN", "UNKNOWN"]
@@ -33,11 +34,18 @@ def test_tiny_rlimit_is_unknown_exit_3_with_the_reason():
 
 
 def test_tiny_rlimit_in_the_json_report():
-    r = run("check", "--format", "json", "--rlimit", "1", LEGAL)
+    r = run("check", "--format", "json", "--rlimit", "1", ILLEGAL)
     [out] = json.loads(r.output)
     assert r.exit_code == 3
     assert out["verdict"] == "unknown" and out["matches_expect"] is False
-    assert out["message"].startswith(f"{LEGAL}:16: the solver answered unknown")
+    assert out["message"].startswith(f"{ILLEGAL}:16: the solver answered unknown")
+
+
+def test_the_limits_bound_solver_queries_only():
+    # without --verify a legal play is decided by the compiled relation alone (docs/performance.md),
+    # which asks the solver nothing: a known verdict, whatever the solver's limits
+    r = run("check", "--format", "json", "--rlimit", "1", LEGAL, ILLEGAL)
+    assert verdicts(r) == ["legal", "unknown"] and r.exit_code == 3
 
 
 @pytest.mark.parametrize("rlimit", [1, 30_000, 50_000, 70_000, 100_000, 1_000_000])

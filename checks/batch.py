@@ -1,0 +1,118 @@
+"""Checking many plays: files or JSON Lines, in one process or several, results in input order.
+
+`ordered_map` is the seam where another executor (a cluster, see docs/performance.md) would
+plug in: it takes picklable work items and a picklable function and yields results in order,
+with a bounded number in flight so that memory stays flat however long the input is.
+"""
+from __future__ import annotations
+
+import multiprocessing
+from collections import deque
+from dataclasses import dataclass
+from functools import partial
+
+from .check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Verdict, check_play
+from .model import vocab
+from .play import PlayError, load, parse_json
+
+CHUNK = 8            # items per task sent to a worker: fewer, larger messages
+IN_FLIGHT = 4        # tasks queued per worker before the next result is awaited
+
+
+@dataclass(frozen=True)
+class Options:
+    ruleset: str | None = None
+    cards_files: tuple = ()
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
+    rlimit: int = DEFAULT_RLIMIT
+    verify: bool = False
+
+
+def check_path(path: str, opts: Options) -> Verdict:
+    try:
+        play = load(str(path))
+    except PlayError as e:
+        return Verdict(str(path), opts.ruleset or "ocg", "error", message=str(e))
+    except Exception as e:   # a parser bug must not print a traceback (check_play does the same)
+        return Verdict(str(path), opts.ruleset or "ocg", "error", message=_internal(path, e))
+    return _check(play, opts)
+
+
+def _internal(where, e: Exception) -> str:
+    return f"{where}: internal error, please report: {type(e).__name__}: {e}"
+
+
+def check_line(item: tuple, opts: Options) -> Verdict:
+    """One JSON Lines record: (file name, line number, the line's bytes or an error message)."""
+    name, lineno, data = item
+    try:
+        if isinstance(data, PlayError):
+            raise data
+        play = parse_json(data, name, first_line=lineno)
+    except PlayError as e:
+        return Verdict(name, opts.ruleset or "ocg", "error", message=str(e), record=lineno)
+    except Exception as e:
+        return Verdict(name, opts.ruleset or "ocg", "error", message=_internal(f"{name}:{lineno}", e),
+                       record=lineno)
+    v = _check(play, opts)
+    v.record = lineno
+    return v
+
+
+def _check(play, opts: Options) -> Verdict:
+    return check_play(play, opts.ruleset, opts.cards_files, opts.timeout_ms, opts.rlimit, verify=opts.verify)
+
+
+def jsonl_items(stream, name: str):
+    """(name, line number, bytes) for each non-blank line of a binary stream; a line longer
+    than a play file may be is passed on as its PlayError, and skipped without being held."""
+    limit = vocab.MAX_FILE_BYTES
+    lineno = 0
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        lineno += 1
+        if len(line) > limit and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):   # drop the rest of the overlong line
+                line = stream.readline(limit)
+            yield name, lineno, PlayError(name, lineno, f"line is longer than the limit of {limit} bytes")
+            continue
+        if line.strip():
+            yield name, lineno, line
+
+
+def _run_chunk(fn, chunk):
+    return [fn(item) for item in chunk]
+
+
+def ordered_map(fn, items, jobs: int = 1):
+    """fn(item) for each item, in order; `jobs` > 1 spreads chunks of items over processes."""
+    if jobs <= 1:
+        for item in items:
+            yield fn(item)
+        return
+    with multiprocessing.Pool(jobs) as pool:
+        pending = deque()
+        for chunk in _chunks(items, CHUNK):
+            pending.append(pool.apply_async(_run_chunk, (fn, chunk)))
+            if len(pending) >= jobs * IN_FLIGHT:
+                yield from pending.popleft().get()
+        while pending:
+            yield from pending.popleft().get()
+
+
+def _chunks(items, size):
+    chunk = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def checker(kind: str, opts: Options):
+    """The picklable per-item function for `ordered_map`: "path" or "jsonl" items."""
+    return partial(check_path if kind == "path" else check_line, opts=opts)

@@ -1,0 +1,97 @@
+"""`ygo-timing cards import` and `ygo-timing cards audit` (registered on the `cards` group in cli.py).
+
+Exit codes: 0 ok; 1 problems (import: rows or scripts skipped or partly read; audit:
+disagreements); 2 input or usage error; 3 (audit) the solver answered unknown somewhere.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from . import audit as audit_mod
+from . import cardimport
+from .model import rulesets
+
+
+def _fail(e):
+    click.echo(f"error: {e}", err=True)
+    sys.exit(2)
+
+
+def _load(cdb, scripts):
+    try:
+        return cardimport.import_pool(cdb, scripts)
+    except cardimport.PoolError as e:
+        _fail(e)
+
+
+def catalogue_text(imported) -> str:
+    """The catalogue, one card per line: small diffs between imports, and error lines that point
+    at the card."""
+    lines = [json.dumps(r.entry, ensure_ascii=False, separators=(",", ":")) for r in imported.records]
+    return '{"cards": [\n' + ",\n".join(lines) + "\n]}\n"
+
+
+def coverage_text(imported, seconds) -> str:
+    out = [f"imported {len(imported.records)} cards "
+           f"({sum(len(r.entry['effects']) for r in imported.records)} activated effects) in {seconds:.1f} s"]
+    for why, n in imported.skipped.most_common():
+        out.append(f"  skipped {n}: {why}")
+    out.append(f"  {len(imported.warnings)} warning(s)")
+    out.append("property coverage (derived / unknown):")
+    for prop, c in imported.coverage.items():
+        out.append(f"  {prop:32} {c['derived']:7} / {c['unknown']}")
+    return "\n".join(out)
+
+
+@click.command("import")
+@click.option("--cdb", required=True, type=click.Path(dir_okay=False), help="A cards.cdb (SQLite).")
+@click.option("--scripts", type=click.Path(file_okay=False), help="Directory of c<id>.lua scripts (searched recursively).")
+@click.option("--out", "out", type=click.Path(dir_okay=False), help="Write the catalogue here (default: standard output).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="Form of the report (coverage, warnings).")
+def import_cmd(cdb, scripts, out, fmt):
+    """Import a YGOPro/EDOPro card pool as a catalogue usable with --cards."""
+    start = time.perf_counter()
+    imported = _load(cdb, scripts)
+    seconds = time.perf_counter() - start
+    text = catalogue_text(imported)
+    report_to_stderr = out is None
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        try:
+            with open(out, "w", encoding="utf-8") as f:
+                f.write(text)
+        except OSError as e:
+            _fail(f"{out}: cannot write: {e.strerror}")
+    if fmt == "json":
+        report = json.dumps({"cards": len(imported.records), "seconds": round(seconds, 2),
+                             "skipped": dict(imported.skipped), "warnings": imported.warnings,
+                             "coverage": imported.coverage}, indent=1, ensure_ascii=False)
+    else:
+        report = "\n".join(["warning: " + w for w in imported.warnings] + [coverage_text(imported, seconds)])
+    click.echo(report, err=report_to_stderr)
+    sys.exit(1 if imported.warnings or imported.skipped.get("malformed row") else 0)
+
+
+@click.command("audit")
+@click.option("--cdb", required=True, type=click.Path(dir_okay=False), help="A cards.cdb (SQLite).")
+@click.option("--scripts", required=True, type=click.Path(file_okay=False), help="Directory of c<id>.lua scripts.")
+@click.option("--ruleset", type=click.Choice(rulesets.NAMES), help="One rule set (default: each).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--examples", type=click.IntRange(0, 10_000), default=5, show_default=True,
+              help="Disagreements shown per rule ID (text form; JSON lists all).")
+def audit_cmd(cdb, scripts, ruleset, fmt, examples):
+    """Compare, per card and Battle Phase window, our rules with the engine's script flags."""
+    imported = _load(cdb, scripts)
+    for w in imported.warnings:
+        click.echo(f"warning: {w}", err=True)
+    results = [audit_mod.audit(imported, rs) for rs in ([ruleset] if ruleset else rulesets.NAMES)]
+    click.echo(audit_mod.json_report(results) if fmt == "json" else audit_mod.text_report(results, examples))
+    if any(r.disagreements for r in results):
+        sys.exit(1)
+    sys.exit(3 if any(r.solver_unknown for r in results) else 0)

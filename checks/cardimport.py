@@ -1,0 +1,475 @@
+"""Import a YGOPro/EDOPro card pool (cards.cdb + c<id>.lua scripts) as a catalogue.
+
+The database gives each card's kind and stats; the scripts, read statically (luascan), give each
+activated effect's properties. A property the sources do not settle is listed in the entry's
+`unknown` list and left at the catalogue default; `check` never calls a play legal or illegal
+on such a card (see docs/cards.md). Problems with single rows or scripts are warnings (file:line)
+and the rest still imports; only an unreadable database is an error.
+"""
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import luaconst as K
+from . import luascan
+from .errors import InputError
+
+MAX_CDB_BYTES = 512 * 1024 * 1024
+MAX_CARDS = 100_000
+MAX_EFFECTS = 8   # the catalogue's limit per card
+
+ET = K.ET
+T = K.TYPE
+E = K.EVENT
+
+
+class PoolError(InputError):
+    """The database cannot be read at all. str() -> "path: message"."""
+
+
+# --- event codes -> what the catalogue says --------------------------------------------------
+PHASE_EVENT = {E["EVENT_PHASE"] + K.PHASE["PHASE_BATTLE_START"]: "start_step",
+               E["EVENT_PHASE_START"] + K.PHASE["PHASE_BATTLE_START"]: "start_step",
+               E["EVENT_PHASE"] + K.PHASE["PHASE_BATTLE"]: "end_step"}
+EVENT_TIMING = {
+    E["EVENT_ATTACK_ANNOUNCE"]: "attack_declared", E["EVENT_BE_BATTLE_TARGET"]: "attack_declared",
+    E["EVENT_BATTLE_START"]: "ds_start", E["EVENT_BATTLE_CONFIRM"]: "before_calc",
+    E["EVENT_PRE_DAMAGE_CALCULATE"]: "during_calc", E["EVENT_DAMAGE_CALCULATING"]: "during_calc",
+    E["EVENT_PRE_BATTLE_DAMAGE"]: "during_calc", E["EVENT_BATTLE_END"]: "after_calc",
+    E["EVENT_BATTLED"]: "after_calc", E["EVENT_BATTLE_DAMAGE"]: "after_calc",
+    E["EVENT_BATTLE_DESTROYING"]: "ds_end", E["EVENT_BATTLE_DESTROYED"]: "ds_end",
+    E["EVENT_DAMAGE_STEP_END"]: "ds_end", **PHASE_EVENT,
+}
+# (event, single?) -> the condition the event itself states
+EVENT_CONDITION = {
+    (E["EVENT_ATTACK_ANNOUNCE"], True): "battling", (E["EVENT_BE_BATTLE_TARGET"], True): "attacked",
+    (E["EVENT_BATTLE_START"], True): "battling", (E["EVENT_BATTLE_CONFIRM"], True): "battling",
+    (E["EVENT_PRE_DAMAGE_CALCULATE"], True): "battling", (E["EVENT_BATTLED"], True): "battling",
+    (E["EVENT_DAMAGE_STEP_END"], True): "battling",
+    (E["EVENT_BATTLE_DESTROYED"], True): "destroyed_by_battle",
+    (E["EVENT_BATTLE_DESTROYED"], False): "monster_destroyed_by_battle",
+    (E["EVENT_BATTLE_DESTROYING"], True): "destroys_by_battle",
+    (E["EVENT_BATTLE_DAMAGE"], True): "battle_damage_dealt",
+    # in a battle, a monster is flipped face-up by the attack (other flips are not simulated)
+    (E["EVENT_FLIP"], True): "flipped_by_attack",
+}
+# Field-scope battle events whose condition depends on whose monster or which player: unknown.
+FIELD_UNSETTLED = {E["EVENT_BATTLE_DAMAGE"], E["EVENT_BATTLE_DESTROYING"], E["EVENT_BE_BATTLE_TARGET"]}
+LOCATION_EVENTS = {E[n] for n in (
+    "EVENT_REMOVE", "EVENT_TO_HAND", "EVENT_TO_DECK", "EVENT_TO_GRAVE", "EVENT_LEAVE_FIELD",
+    "EVENT_LEAVE_FIELD_P", "EVENT_DESTROY", "EVENT_DESTROYED", "EVENT_RELEASE", "EVENT_DISCARD",
+    "EVENT_MOVE", "EVENT_LEAVE_GRAVE", "EVENT_SUMMON_SUCCESS", "EVENT_FLIP_SUMMON_SUCCESS",
+    "EVENT_SPSUMMON_SUCCESS", "EVENT_BATTLE_DESTROYED", "EVENT_BE_MATERIAL", "EVENT_EQUIP")}
+# Conditions that limit an effect to "until damage calculation" (the helpers, and the same test
+# written out), and to "the Damage Step, before damage calculation" only.
+UNTIL_CALC = re.compile(r"aux\.dscon|StatChangeDamageStepCondition"
+                        r"|not\s*\(?\s*Duel\.IsPhase\s*\(\s*PHASE_DAMAGE\s*\)\s*and\s*Duel\.IsDamageCalculated"
+                        r"|PHASE_DAMAGE\s+or\s+not\s+Duel\.IsDamageCalculated"
+                        r"|Duel\.IsPhase\s*\(\s*PHASE_DAMAGE\s*\)\s*and\s*Duel\.IsDamageCalculated\s*\(\s*\)\s*then\s+return\s+false"
+                        r"|~=\s*PHASE_DAMAGE\s+or\s+Duel\.IsDamageCalculated\s*\(\s*\)\s*then\s+return\s+false"
+                        r"|Duel\.IsPhase\s*\(\s*PHASE_DAMAGE\s*\)\s*and\s+not\s+Duel\.IsDamageCalculated")
+DS_ONLY = re.compile(r"~=\s*PHASE_DAMAGE\s+or\s+Duel\.IsDamageCalculated\s*\(\s*\)\s*then\s+return\s+false"
+                     r"|return\s+Duel\.IsPhase\s*\(\s*PHASE_DAMAGE\s*\)\s*and\s+not\s+Duel\.IsDamageCalculated")
+ONLY_UNTIL_CALC = re.compile(
+    r"^(aux\.dscon|aux\.StatChangeDamageStepCondition|Auxiliary\.StatChangeDamageStepCondition"
+    r"|function\s*\([^)]*\)\s*return\s+not\s*\(\s*Duel\.IsPhase\s*\(\s*PHASE_DAMAGE\s*\)\s*and\s*"
+    r"Duel\.IsDamageCalculated\s*\(\s*\)\s*\)\s*end)$")
+NO_DS_TEXT = re.compile(r"cannot be activated during the Damage Step", re.I)
+
+EFFECT_PROPS = ("kind", "spell_speed", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
+                "timings", "condition", "until_calc", "fusion_summon", "no_damage_step", "resolution")
+CARD_PROPS = ("kind", "atk", "def", "level", "attribute", "availability", "effects",
+              "must_attack", "extra_attacks", "battle_damage_modifier", "calc_modifier")
+
+
+@dataclass
+class Record:
+    """One imported card: its catalogue entry and what the engine's script declares."""
+    id: int
+    entry: dict
+    ot: int
+    decls: list = field(default_factory=list)   # luascan.EffectDecl, one per entry effect
+    script: str | None = None
+
+
+@dataclass
+class Imported:
+    records: list = field(default_factory=list)
+    warnings: list = field(default_factory=list)
+    coverage: dict = field(default_factory=dict)   # property -> Counter(derived=, unknown=)
+    skipped: Counter = field(default_factory=Counter)
+
+    def catalogue(self) -> dict:
+        return {"cards": [r.entry for r in self.records]}
+
+
+# --- the database -------------------------------------------------------------------------------
+def read_cdb(path: str):
+    """Rows (id, ot, alias, type, atk, def, level, attribute, name, desc) of a cards.cdb."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as e:
+        raise PoolError(path, None, f"cannot read: {e.strerror}") from None
+    if size > MAX_CDB_BYTES:
+        raise PoolError(path, None, f"database is larger than {MAX_CDB_BYTES} bytes")
+    try:
+        db = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True)
+        try:
+            tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
+            missing = {"datas", "texts"} - tables
+            if missing:
+                raise PoolError(path, None, f"not a card database: no table {sorted(missing)[0]!r} "
+                                               "(expected tables 'datas' and 'texts')")
+            rows = db.execute(
+                "select d.id, d.ot, d.alias, d.type, d.atk, d.def, d.level, d.attribute, t.name, t.desc "
+                "from datas d left join texts t on t.id = d.id order by d.id limit ?", (MAX_CARDS + 1,)).fetchall()
+        finally:
+            db.close()
+    except sqlite3.Error as e:
+        raise PoolError(path, None, f"not a readable SQLite card database: {e}") from None
+    if len(rows) > MAX_CARDS:
+        raise PoolError(path, None, f"more than {MAX_CARDS} cards")
+    return rows
+
+
+def card_kind(tbits: int):
+    """(type, subtype) of the cdb `type` bits, or None for kinds the tool does not cover."""
+    if tbits & T["TYPE_MONSTER"]:
+        for bit, sub in (("TYPE_LINK", "link"), ("TYPE_XYZ", "xyz"), ("TYPE_SYNCHRO", "synchro"),
+                         ("TYPE_FUSION", "fusion"), ("TYPE_RITUAL", "ritual"), ("TYPE_TOKEN", "token"),
+                         ("TYPE_FLIP", "flip"), ("TYPE_EFFECT", "effect")):
+            if tbits & T[bit]:
+                return "monster", sub
+        return "monster", "normal"
+    if tbits & (T["TYPE_SKILL"] | T["TYPE_ACTION"]):
+        return None
+    if tbits & T["TYPE_SPELL"]:
+        for bit, sub in (("TYPE_QUICKPLAY", "quickplay"), ("TYPE_CONTINUOUS", "continuous"),
+                         ("TYPE_EQUIP", "equip"), ("TYPE_FIELD", "field"), ("TYPE_RITUAL", "ritual")):
+            if tbits & T[bit]:
+                return "spell", sub
+        return "spell", "normal"
+    if tbits & T["TYPE_TRAP"]:
+        for bit, sub in (("TYPE_COUNTER", "counter"), ("TYPE_CONTINUOUS", "continuous")):
+            if tbits & T[bit]:
+                return "trap", sub
+        return "trap", "normal"
+    return None
+
+
+CARD_SPEED = {"spell:quickplay": 2, "trap:normal": 2, "trap:continuous": 2, "trap:counter": 3}
+EFFECT_SPEED = {"ignition": 1, "trigger": 1, "flip": 1, "quick": 2}
+
+
+def spell_speed(kind: str, ekind: str) -> int:
+    """CH-4's Spell Speed, for the report (the solver derives its own)."""
+    if kind.startswith("monster"):
+        return EFFECT_SPEED.get(ekind, 0)
+    return CARD_SPEED.get(kind, 1)
+
+
+# --- one effect ---------------------------------------------------------------------------------
+def effect_kind(typ: int):
+    if typ & ET["ACTIVATE"]:
+        return "activation"
+    if typ & ET["FLIP"]:
+        return "flip"
+    if typ & (ET["QUICK_O"] | ET["QUICK_F"]):
+        return "quick"
+    if typ & (ET["TRIGGER_O"] | ET["TRIGGER_F"]):
+        return "trigger"
+    if typ & ET["IGNITION"]:
+        return "ignition"
+    return None
+
+
+def negated_kind(body: str):
+    """What activations a negating effect answers, read off its condition; None: not settled."""
+    mentions = {t for t in ("MONSTER", "SPELL", "TRAP") if re.search(rf"IsActiveType\s*\(\s*TYPE_{t}\b", body)}
+    activate = bool(re.search(r"IsHasType\s*\(\s*EFFECT_TYPE_ACTIVATE", body))
+    if not mentions and not activate:
+        return "any" if not re.search(r"\bre\s*:|GetActiveType|TYPE_", body) else None
+    if mentions == {"MONSTER"} and not activate:
+        return "monster_effect"
+    if activate and mentions <= {"SPELL", "TRAP"}:
+        return {frozenset({"SPELL"}): "spell", frozenset({"TRAP"}): "trap"}.get(frozenset(mentions), "spell_trap")
+    return None
+
+
+def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str):
+    """(catalogue effect dict, unknown properties, import notes) for one declared effect, or
+    (None, reason) when not even its kind can be read."""
+    typ = d.get("Type")
+    unknown = []
+    if typ is None:
+        if d.helper and not kind.startswith("monster") and (d.helper in luascan.ACTIVATION_HELPERS
+                                                               or d.helper.startswith(("Ritual.", "Fusion.CreateSummonEff"))):
+            ekind = "activation"
+        else:
+            what = f"registered through {d.helper}" if d.helper else "no SetType with a constant type"
+            return None, f"{path}:{d.line}: effect {d.var or '?'}: {what}; its kind is unknown"
+    else:
+        ekind = effect_kind(typ)
+        if ekind is None:
+            return None, f"{path}:{d.line}: effect {d.var}: type {typ:#x} is not an activated effect"
+    e = {"kind": ekind}
+    single = typ is not None and bool(typ & ET["SINGLE"])
+    # mandatory
+    if typ is None:
+        unknown.append("mandatory")
+    else:
+        e["mandatory"] = bool(typ & (ET["TRIGGER_F"] | ET["QUICK_F"])) or (
+            ekind == "flip" and not typ & ET["TRIGGER_O"])
+    # where it is activated from
+    rng = d.settings.get("Range")
+    if rng is None:
+        e["from"] = "field"
+    elif rng.value is None:
+        unknown.append("from")
+    else:
+        where = {"hand": rng.value & K.LOCATION["LOCATION_HAND"],
+                 "graveyard": rng.value & K.LOCATION["LOCATION_GRAVE"],
+                 "field": rng.value & (K.LOCATION["LOCATION_ONFIELD"] | K.LOCATION["LOCATION_FZONE"]
+                                       | K.LOCATION["LOCATION_PZONE"])}
+        found = [k for k, v in where.items() if v]
+        if len(found) == 1 and not rng.value & ~(K.LOCATION["LOCATION_HAND"] | K.LOCATION["LOCATION_GRAVE"]
+                                                 | K.LOCATION["LOCATION_ONFIELD"] | K.LOCATION["LOCATION_FZONE"]
+                                                 | K.LOCATION["LOCATION_PZONE"]):
+            e["from"] = found[0]
+        else:
+            unknown.append("from")
+    # categories
+    cat = d.settings.get("Category")
+    catv = 0 if cat is None else cat.value
+    if d.helper and cat is None:
+        catv = None
+    if catv is None:
+        unknown += ["atk_def", "negates_activation", "fusion_summon"]
+    else:
+        changes = catv & (K.CATEGORY["CATEGORY_ATKCHANGE"] | K.CATEGORY["CATEGORY_DEFCHANGE"])
+        e["atk_def"] = "direct" if changes else "none"
+        e["fusion_summon"] = bool(catv & K.CATEGORY["CATEGORY_FUSION_SUMMON"]) or bool(
+            d.helper and d.helper.startswith("Fusion."))
+        if catv & K.CATEGORY["CATEGORY_NEGATE"]:
+            what = negated_kind(d.cond_body)
+            if what is None:
+                e["negates_activation"] = "any"
+                unknown.append("negates_activation")
+            else:
+                e["negates_activation"] = what
+    # the event, and what follows from it
+    code = d.settings.get("Code")
+    codev = None if code is None else code.value
+    cond = d.settings.get("Condition")
+    body = d.cond_body if cond is not None else ""
+    until = bool(UNTIL_CALC.search(body)) if cond is not None else False
+    only_until = cond is not None and bool(ONLY_UNTIL_CALC.match(" ".join(cond.text.split())))
+    if code is not None and codev is None:
+        unknown += ["timings", "condition"] + (["trigger_class"] if ekind in ("trigger", "flip") else [])
+    else:
+        timing = EVENT_TIMING.get(codev)
+        e["timings"] = [timing] if timing else []
+        if not timing and cond is not None and DS_ONLY.search(body):
+            e["timings"] = ["ds_start", "before_calc"]   # its condition: the Damage Step, before calculation
+        if ekind in ("trigger", "flip"):
+            e["trigger_class"] = ("flipped" if ekind == "flip" or codev == E["EVENT_FLIP"] else
+                                  "position" if codev == E["EVENT_CHANGE_POS"] else
+                                  "location" if codev in LOCATION_EVENTS else "other")
+        base = EVENT_CONDITION.get((codev, single), "none")
+        if not single and codev in FIELD_UNSETTLED:
+            unknown.append("condition")
+        elif cond is not None and not only_until:
+            e["condition"] = base
+            unknown.append("condition")
+        else:
+            e["condition"] = base
+    if d.helper:
+        unknown += [p for p in ("timings", "condition") if p not in unknown]
+    if desc is None:
+        unknown.append("no_damage_step")
+    else:
+        e["no_damage_step"] = bool(NO_DS_TEXT.search(desc))
+    unknown.append("resolution")   # what it does on resolution is in its operation: not read
+    if cond is not None and "IsDamageCalculated" in body and not until:
+        unknown.append("until_calc")
+    prop = d.settings.get("Property")
+    notes = {
+        "script": f"{path}:{d.line}",
+        "type": _names(typ, K.EFFECT_TYPE, "EFFECT_TYPE_") if typ is not None else None,
+        "code": (K.event_name(codev) if codev is not None else code.text) if code else None,
+        "flags": [f for f in ("DAMAGE_STEP", "DAMAGE_CAL") if prop is not None and prop.value is not None
+                  and prop.value & K.EFFECT_FLAG["EFFECT_FLAG_" + f]],
+        "until_calc": until,
+        "ds_only": (cond is not None and bool(DS_ONLY.search(body))) or None,
+        "speed": spell_speed(kind, ekind),
+    }
+    if d.helper:
+        notes["helper"] = d.helper
+    if prop is not None and prop.value is None:
+        notes["flags"] = None
+        unknown.append("flags")
+    notes = {k: v for k, v in notes.items() if v is not None}
+    return e, sorted(set(unknown)), notes
+
+
+def _names(value, table, prefix):
+    return "+".join(k[len(prefix):] for k, v in table.items() if v and value & v == v
+                    and k not in ("EFFECT_TYPE_ACTIONS",))
+
+
+# --- one card -----------------------------------------------------------------------------------
+def map_card(row, script: luascan.Script | None, script_path: str | None, warn):
+    cid, ot, alias, tbits, atk, def_, level, attr, name, desc = row
+    kind = card_kind(tbits)
+    ctype, sub = kind
+    entry = {"name": name, "type": ctype, "subtype": sub}
+    unknown = []
+    if ctype == "monster":
+        entry["attribute"] = K.ATTRIBUTES.get(attr)
+        if entry["attribute"] is None:
+            unknown.append("attribute")
+        if sub == "link":
+            entry["level"] = None
+        else:
+            entry["level"] = level & 0xff
+        entry["atk"] = atk if atk is not None and atk >= 0 else None
+        if entry["atk"] is None:
+            unknown.append("atk")
+        if sub == "link":
+            entry["def"] = None
+        else:
+            entry["def"] = def_ if def_ is not None and def_ >= 0 else None
+            if entry["def"] is None:
+                unknown.append("def")
+    effects, decls = [], []
+    needs_script = not (ctype == "monster" and sub in ("normal", "token"))
+    if script is None:
+        if needs_script:
+            unknown.append("effects")
+    else:
+        for d in script.effects:
+            mapped = map_effect(d, f"{ctype}:{sub}", desc, script.path)
+            if mapped[0] is None:
+                warn(mapped[1])
+                unknown.append("effects")
+                continue
+            e, eunk, notes = mapped
+            if eunk:
+                e["unknown"] = eunk
+            e["import"] = notes
+            effects.append(e)
+            decls.append(d)
+        if script.opaque:
+            unknown.append("effects")
+            for fn, ln in script.opaque[:3]:
+                warn(f"{script.path}:{ln}: {fn}: effects registered this way are not read")
+        if len(effects) > MAX_EFFECTS:
+            warn(f"{script.path}: {len(effects)} activated effects; the catalogue keeps the first {MAX_EFFECTS}")
+            effects, decls = effects[:MAX_EFFECTS], decls[:MAX_EFFECTS]
+            unknown.append("effects")
+        for code, cond in script.continuous:
+            if "MUST_ATTACK" in code:
+                unknown.append("must_attack")
+            if "EXTRA_ATTACK" in code or "ATTACK_ALL" in code:
+                unknown.append("extra_attacks")
+            if "BATTLE_DAMAGE" in code:
+                unknown.append("battle_damage_modifier")
+            if re.search(r"(UPDATE|SET)_(BASE_)?(ATTACK|DEFENSE)", code) and "PHASE_DAMAGE_CAL" in cond:
+                unknown.append("calc_modifier")   # an ATK/DEF change that applies at damage calculation
+    entry["effects"] = effects
+    if unknown:
+        entry["unknown"] = sorted(set(unknown))
+    entry["import"] = {"id": cid, "availability": [r for r, bit in (("ocg", K.OT_OCG), ("tcg", K.OT_TCG))
+                                                   if (ot or 0) & bit]}
+    if script_path:
+        entry["import"]["script"] = script_path
+    entry["source"] = f"cards.cdb id {cid}" + (f", {script_path}" if script_path else "")
+    return Record(cid, entry, ot or 0, decls, script_path)
+
+
+# --- the pool -----------------------------------------------------------------------------------
+def import_pool(cdb: str, scripts: str | None = None) -> Imported:
+    rows = read_cdb(cdb)
+    out = Imported()
+    warn = out.warnings.append
+    files = {}
+    if scripts is not None:
+        sdir = Path(scripts)
+        if not sdir.is_dir():
+            raise PoolError(scripts, None, "not a directory of card scripts")
+        for f in sdir.rglob("c*.lua"):
+            m = re.fullmatch(r"c(\d+)\.lua", f.name)
+            if m:
+                files.setdefault(int(m.group(1)), f)
+    ids = {r[0] for r in rows}
+    names = {}
+    for row in rows:
+        cid, ot, alias, tbits, atk, def_, level, attr, name, desc = row
+        where = f"{cdb}: datas id {cid}"
+        if not isinstance(cid, int) or not isinstance(tbits, int) or not all(
+                v is None or isinstance(v, int) for v in (ot, alias, atk, def_, level, attr)):
+            warn(f"{where}: a numeric column holds text; row skipped")
+            out.skipped["malformed row"] += 1
+            continue
+        if not isinstance(name, str) or not name.strip() or len(name) > 200:
+            warn(f"{where}: no name in table texts (or longer than 200 characters); row skipped")
+            out.skipped["malformed row"] += 1
+            continue
+        if desc is not None and not isinstance(desc, str):
+            desc = None
+        if alias and alias in ids and names.get(name) == alias:
+            out.skipped["alternate artwork"] += 1
+            continue
+        if card_kind(tbits) is None:
+            out.skipped["not a monster, Spell or Trap (Skill, Action...)"] += 1
+            continue
+        if name in names:
+            warn(f"{where}: name {name!r} already imported from id {names[name]}; row skipped")
+            out.skipped["duplicate name"] += 1
+            continue
+        script, spath = None, None
+        f = files.get(cid)
+        if f is not None:
+            spath = str(f)
+            try:
+                if f.stat().st_size > luascan.MAX_SCRIPT_BYTES:   # not even read into memory
+                    raise luascan.ScriptError(spath, None, f"script is larger than {luascan.MAX_SCRIPT_BYTES} bytes")
+                script = luascan.scan(f.read_bytes(), spath)
+            except luascan.ScriptError as e:
+                warn(str(e))
+            except OSError as e:
+                warn(f"{spath}: cannot read: {e.strerror}")
+            for w in (script.warnings if script else []):
+                warn(w)
+        rec = map_card(row, script, spath, warn)
+        if script is None and f is not None:
+            rec.entry.setdefault("unknown", [])
+            if "effects" not in rec.entry["unknown"]:
+                rec.entry["unknown"] = sorted(rec.entry["unknown"] + ["effects"])
+        names[name] = cid
+        out.records.append(rec)
+    out.coverage = coverage(out.records)
+    return out
+
+
+def coverage(records) -> dict:
+    """property -> {"derived": n, "unknown": n} over cards (card properties) or effects."""
+    cov = {f"card.{p}": Counter() for p in CARD_PROPS}
+    cov.update({f"effect.{p}": Counter() for p in EFFECT_PROPS})
+    for r in records:
+        e = r.entry
+        unk = set(e.get("unknown", ()))
+        for p in CARD_PROPS:
+            if p in ("atk", "def", "level", "attribute") and e["type"] != "monster":
+                continue
+            cov[f"card.{p}"]["unknown" if p in unk else "derived"] += 1
+        for eff in e["effects"]:
+            eunk = set(eff.get("unknown", ()))
+            for p in EFFECT_PROPS:
+                cov[f"effect.{p}"]["unknown" if p in eunk else "derived"] += 1
+    return {k: {"derived": v["derived"], "unknown": v["unknown"]} for k, v in cov.items()}

@@ -1,0 +1,130 @@
+"""pytest plugin (entry point `ygo_timing`): every play file is a test.
+
+Installed with the package; pytest loads it by itself. A file whose name matches one of
+the `ygo_timing_patterns` (default `*.play`) becomes one test item. The item passes when
+the play's verdict matches its `expect:` line (verdict and cited rule IDs); a play without
+`expect:` passes only when legal. A failure prints the verdict as `ygo-timing check` does.
+A file that cannot be checked (bad input, or the solver gave up) is an error, not a failure,
+reported at its file and line. `-p no:ygo_timing` turns the plugin off.
+
+z3 and the checker are imported only when a play is checked, so that merely having the
+package installed costs other test suites nothing.
+"""
+from __future__ import annotations
+
+from fnmatch import fnmatch
+from pathlib import Path
+
+import pytest
+
+DEFAULT_PATTERNS = ["*.play"]
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("ygo-timing", "ygo-timing play files")
+    group.addoption("--ygo-timing-ruleset", dest="ygo_timing_ruleset", default=None,
+                    help="check every play under this rule set (ocg|tcg; default: the play's own, else ocg)")
+    parser.addini("ygo_timing_patterns", type="args", default=DEFAULT_PATTERNS,
+                  help="glob patterns of play files to collect (default: *.play); a pattern without / "
+                       "matches the file name, one with / the end of the path (e.g. plays/*.json)")
+    parser.addini("ygo_timing_ruleset", default="",
+                  help="rule set for every play (ocg|tcg; default: the play's own, else ocg)")
+    parser.addini("ygo_timing_cards", type="paths", default=[],
+                  help="card catalogue files adding or overriding cards (paths relative to the ini file)")
+    parser.addini("ygo_timing_timeout", default="",
+                  help="solver time limit per query, in milliseconds")
+
+
+class Settings:
+    def __init__(self, config):
+        from .model import rulesets
+        self.patterns = config.getini("ygo_timing_patterns")
+        self.ruleset = config.getoption("ygo_timing_ruleset") or config.getini("ygo_timing_ruleset") or None
+        if self.ruleset is not None and self.ruleset not in rulesets.NAMES:
+            raise pytest.UsageError(f"ygo-timing: rule set {self.ruleset!r}; expected one of: "
+                                    f"{', '.join(rulesets.NAMES)}")
+        self.cards = [str(p) for p in config.getini("ygo_timing_cards")]
+        raw = config.getini("ygo_timing_timeout").strip()
+        self.timeout_ms = None
+        if raw:
+            if not raw.isdigit() or not 1 <= int(raw) <= 600_000:
+                raise pytest.UsageError(f"ygo-timing: ygo_timing_timeout = {raw!r}; expected a whole "
+                                        "number of milliseconds from 1 to 600000")
+            self.timeout_ms = int(raw)
+
+    def matches(self, path: Path) -> bool:
+        return any(path.match(p) if "/" in p else fnmatch(path.name, p) for p in self.patterns)
+
+
+_SETTINGS = pytest.StashKey[Settings]()
+
+
+def pytest_configure(config):
+    config.stash[_SETTINGS] = Settings(config)
+
+
+def pytest_collect_file(file_path: Path, parent):
+    settings = parent.config.stash[_SETTINGS]
+    if not settings.matches(file_path):
+        return None
+    from .cli import is_catalogue
+    if is_catalogue(file_path):   # a pattern such as *.json also meets card catalogues
+        return None
+    return PlayFile.from_parent(parent, path=file_path)
+
+
+class PlayFile(pytest.File):
+    def collect(self):
+        yield PlayItem.from_parent(self, name="check")
+
+
+class PlayItem(pytest.Item):
+    verdict = None
+
+    def setup(self):
+        """Checking is the set-up; a play that cannot be checked errors here, as exit 2/3 of `check`."""
+        from .check import DEFAULT_TIMEOUT_MS, Verdict, check_play
+        from .play import PlayError, load
+        s = self.config.stash[_SETTINGS]
+        shown = self.shown_path()
+        try:
+            play = load(str(self.path))
+        except PlayError as e:
+            self.verdict = Verdict(shown, s.ruleset or "ocg", "error", message=str(PlayError(shown, e.line, e.message)))
+        else:
+            play.path = shown
+            self.verdict = check_play(play, s.ruleset, s.cards, s.timeout_ms or DEFAULT_TIMEOUT_MS)
+        self.user_properties.append(("verdict", self.verdict.verdict))
+        if self.verdict.verdict in ("error", "unknown"):
+            from .ci_formats import message_location
+            line, msg = message_location(self.verdict)
+            pytest.fail(f"{self.verdict.path}{f':{line}' if line else ''}: could not be checked: {msg}",
+                        pytrace=False)
+
+    def runtest(self):
+        from .ci_formats import failed
+        v = self.verdict
+        if failed(v):
+            pytest.fail(self.explain(
+                f"{v.verdict.upper()}, expected {v.expect.upper()}" if v.expect and v.expect != v.verdict
+                else f"ILLEGAL, expected ILLEGAL citing {' '.join(v.expect_rules)}" if v.expect
+                else "ILLEGAL; a play without an `expect:` line must be legal"), pytrace=False)
+
+    def explain(self, why: str) -> str:
+        """`path:line: why`, then the verdict as `ygo-timing check` prints it."""
+        from . import report
+        from .ci_formats import findings
+        v = self.verdict
+        first = next((f for f in findings(v) if f[0] == "error"), None)
+        line = f":{first[2]}" if first and first[2] else ""
+        return f"{v.path}{line}: {why}\n{report.text([v])}"
+
+    def shown_path(self) -> str:
+        """The file as the user named the run: relative to where pytest was started, when inside it."""
+        try:
+            return str(self.path.relative_to(self.config.invocation_params.dir))
+        except ValueError:
+            return str(self.path)
+
+    def reportinfo(self):
+        return self.path, None, f"play {self.path.name}"

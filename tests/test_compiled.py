@@ -1,0 +1,161 @@
+"""The compiled relation (model/compiled.py) against the solver, step by step.
+
+`check` takes legal steps from the compiled code alone, so these tests are what makes
+its "legal" trustworthy: on every fixture and on random action sequences, both paths
+must give the same verdict, the same broken rules and the same state after.
+"""
+import os
+from collections import OrderedDict
+import random
+
+import pytest
+
+from conftest import FIXTURES
+from ygo_timing import catalogue, jsonloc
+from ygo_timing.check import Run, check_play
+from ygo_timing.model import compiled, vocab
+from ygo_timing.model.state import ACTION_FIELDS, ACTIONS, NONE, Action
+from ygo_timing.play import PlayError, load
+
+PLAYS = sorted(p for p in FIXTURES.rglob("*.play"))
+# random sequences: a few in CI, many with YGO_TIMING_RANDOM=N
+RANDOM_SEQUENCES = int(os.environ.get("YGO_TIMING_RANDOM", "12"))
+
+
+def runs(path):
+    """Two runs of the same play: one for the compiled relation, one for the solver."""
+    play = load(str(path))
+    inline = [catalogue.parse_card(c, jsonloc.Located(c, {k[2:]: v for k, v in play.line_of.items()
+                                                           if isinstance(k, tuple) and k[:2] == ("custom_cards", i)}),
+                                   play.path, ()) for i, c in enumerate(play.custom_cards)]
+    cards = catalogue.catalogue([], inline)
+    name = play.ruleset or "ocg"
+    return play, Run(play, name, cards, 60_000, 500_000_000), Run(play, name, cards, 60_000, 500_000_000)
+
+
+def same_step(fast, slow, act, where):
+    """Both paths take `act` from the solver run's state; they must agree on everything."""
+    fast.state = slow.state
+    got_fast = fast.eval_step(act, 0)
+    got_slow = slow.step(act, 0)
+    assert got_slow[0] in ("sat", "unsat"), f"{where}: solver {got_slow}"
+    assert got_fast[0] == got_slow[0], f"{where}: compiled {got_fast} vs solver {got_slow[0]}"
+    if got_slow[0] == "unsat":
+        assert set(got_fast[1]) == set(got_slow[1][0]), where
+        return False
+    assert fast.vals == slow.vals, where + ": " + str(
+        {n: (a, b) for n, a, b in zip(fast.names, fast.vals, slow.vals) if a != b})
+    return True
+
+
+@pytest.mark.parametrize("path", PLAYS, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_fixture_steps_agree(path):
+    play, fast, slow = runs(path)
+    for a in play.actions:
+        try:
+            acts = slow.steps_for(a)
+            acts = acts if acts is not None else list(slow.resolve_steps(a))
+        except PlayError:
+            return
+        for act in acts:
+            if not same_step(fast, slow, act, f"{path.name}:{a.line} {a.text.strip()}"):
+                return
+
+
+def random_action(rng, run):
+    n, e = len(run.uni.specs), len(run.uni.effects)
+    kind = rng.choice(["pass", "pass", "next", "next", "activate", "activate", "attack", "resolve_link",
+                       "enter_bp", "end_bp", "claim", "retarget", "stop_attack", "replace", "skip_bp"])
+    card = lambda: rng.randrange(-1, n)   # noqa: E731 - NONE included
+    act = dict(kind=ACTIONS.index(kind), player=rng.choice([0, 1, NONE]), eff=rng.randrange(max(1, e)),
+               card=card(), target=card(), direct=rng.random() < 0.3,
+               window=rng.choice([NONE, rng.randrange(len(vocab.WINDOWS))]), link=rng.choice([0, 0, 1, 2]),
+               named=NONE, other=card(), claim=rng.randrange(7), value=rng.choice([0, 1, 2, 500, 8000]))
+    if kind in ("pass", "activate"):
+        act["player"] = rng.choice([run.get("prio"), 1 - run.get("prio")]) if run.get("prio") in (0, 1) else 0
+    return act
+
+
+def test_random_sequences_agree():
+    """Random actions from the fixtures' set-ups: at each step several candidates are compared
+    on both paths, then a legal one (if any) is taken."""
+    rng = random.Random(20261130)
+    compared = 0
+    for seq in range(RANDOM_SEQUENCES):
+        path = rng.choice(PLAYS)
+        _, fast, slow = runs(path)
+        for depth in range(25):
+            legal = []
+            for _ in range(4):
+                act = random_action(rng, slow)
+                saved = slow.state
+                if same_step(fast, slow, act, f"sequence {seq} ({path.name}) step {depth}: {act}"):
+                    legal.append(act)
+                slow.state = saved
+                compared += 1
+            if not legal:
+                break
+            slow.step(rng.choice(legal), 0)
+    assert compared >= RANDOM_SEQUENCES * 4
+
+
+def test_action_fields_are_the_records_order():
+    assert tuple(name for name, _ in Action().fields()) == ACTION_FIELDS
+
+
+def test_a_damaged_cache_file_is_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setenv("YGO_TIMING_CACHE", str(tmp_path))
+    monkeypatch.setattr(compiled, "_loaded", OrderedDict())
+    assert compiled.evaluator("ocg", 4, 4) is not None
+    (cached,) = tmp_path.glob("relation-*.bin")
+    good = cached.read_bytes()
+    cached.write_bytes(good[:60] + b"this is not bytecode")
+    monkeypatch.setattr(compiled, "_loaded", OrderedDict())
+    assert compiled.evaluator("ocg", 4, 4) is not None
+    assert b"this is not bytecode" not in cached.read_bytes()
+    monkeypatch.setattr(compiled, "_loaded", OrderedDict())
+    monkeypatch.setattr(compiled, "generate", None)   # now it must come from the disk
+    assert compiled.evaluator("ocg", 4, 4) is not None
+
+
+def test_without_the_compiler_the_solver_decides(monkeypatch):
+    """A term the compiler cannot print leaves every step to the solver, with the same verdicts."""
+    def refuse(rel):
+        raise compiled.CompileError("test")
+    monkeypatch.setenv("YGO_TIMING_CACHE", "")
+    monkeypatch.setattr(compiled, "_loaded", OrderedDict())
+    monkeypatch.setattr(compiled, "generate", refuse)
+    for name in ("ex1-legal.play", "ex1-illegal.play"):
+        play = load(str(FIXTURES / "examples" / name))
+        assert check_play(play).verdict == play.expect
+
+
+def test_a_disagreement_is_an_error_never_a_verdict(monkeypatch):
+    """If the compiled code calls a legal step illegal, the solver's replay catches it."""
+    play = load(str(FIXTURES / "examples" / "ex1-legal.play"))
+    real = Run.eval_step
+
+    def wrong(self, act, line, text=""):
+        if act["kind"] == ACTIONS.index("attack"):
+            return "unsat", ["BP-1"]
+        return real(self, act, line, text)
+    monkeypatch.setattr(Run, "eval_step", wrong)
+    v = check_play(play)
+    assert v.verdict == "error" and "disagree" in v.message
+
+
+def test_verify_replays_legal_plays(monkeypatch):
+    """--verify: a legal play is replayed through the solver too, so a wrong "legal" from the
+    compiled code is caught."""
+    play = load(str(FIXTURES / "examples" / "ex1-illegal.play"))
+    real = Run.eval_step
+
+    def lenient(self, act, line, text=""):
+        result = real(self, act, line, text)
+        if result[0] == "unsat":
+            return "sat", None
+        return result
+    monkeypatch.setattr(Run, "eval_step", lenient)
+    assert check_play(play).verdict == "legal"          # what a broken compiler would say
+    v = check_play(play, verify=True)
+    assert v.verdict == "error" and "disagree" in v.message
