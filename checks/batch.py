@@ -33,7 +33,13 @@ def check_path(path: str, opts: Options) -> Verdict:
         play = load(str(path))
     except PlayError as e:
         return Verdict(str(path), opts.ruleset or "ocg", "error", message=str(e))
+    except Exception as e:   # a parser bug must not print a traceback (check_play does the same)
+        return Verdict(str(path), opts.ruleset or "ocg", "error", message=_internal(path, e))
     return _check(play, opts)
+
+
+def _internal(where, e: Exception) -> str:
+    return f"{where}: internal error, please report: {type(e).__name__}: {e}"
 
 
 def check_line(item: tuple, opts: Options) -> Verdict:
@@ -45,6 +51,9 @@ def check_line(item: tuple, opts: Options) -> Verdict:
         play = parse_json(data, name, first_line=lineno)
     except PlayError as e:
         return Verdict(name, opts.ruleset or "ocg", "error", message=str(e), record=lineno)
+    except Exception as e:
+        return Verdict(name, opts.ruleset or "ocg", "error", message=_internal(f"{name}:{lineno}", e),
+                       record=lineno)
     v = _check(play, opts)
     v.record = lineno
     return v

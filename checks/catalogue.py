@@ -132,7 +132,7 @@ class _Reader:
             self.fail(None, f"{what}: expected an object")
         unknown = sorted(set(value) - keys)
         if unknown:
-            self.fail(unknown[0], f"{what}: unknown key {unknown[0]!r}; expected one of: {', '.join(sorted(keys))}")
+            self.fail(unknown[0], f"{what}: unknown key {_short(unknown[0])}; expected one of: {', '.join(sorted(keys))}")
         return value
 
     def get(self, d, key, kind, default=None, choices=None, what=""):
@@ -147,7 +147,7 @@ class _Reader:
         if not ok:
             self.fail(key, f"{what}: {key!r} must be {kind.__name__}, got {type(v).__name__}")
         if choices is not None and v not in choices:
-            self.fail(key, f"{what}: {key!r} is {v!r}; expected one of: {', '.join(choices)}")
+            self.fail(key, f"{what}: {key!r} is {_short(v)}; expected one of: {', '.join(choices)}")
         if kind is int and not -10**6 <= v <= 10**6:
             self.fail(key, f"{what}: {key!r} is out of range (-1000000..1000000)")
         return v
@@ -158,11 +158,17 @@ _REQUIRED = object()
 MAX_CATALOGUE_BYTES = 48 * 1024 * 1024
 
 
+def _short(v, n: int = 60) -> str:
+    """repr() of a user's value for a message, cut so a huge value cannot flood it."""
+    s = repr(v)
+    return s if len(s) <= n else s[:n] + f"... ({len(s)} characters)"
+
+
 def parse_card(value, doc, path, where) -> Card:
     r = _Reader(doc, path, where)
     d = r.obj(value, CARD_KEYS, "card")
     name = r.get(d, "name", str, _REQUIRED, what="card")
-    what = f"card {name!r}"
+    what = f"card {_short(name)}"
     if not name.strip() or len(name) > 200:
         r.fail("name", f"{what}: a name is 1-200 characters")
     ctype = r.get(d, "type", str, _REQUIRED, choices=vocab.CARD_TYPES, what=what)
@@ -209,7 +215,7 @@ def parse_effect(value, doc, path, where, what) -> Effect:
     timings = r.get(d, "timings", list, [], what=w)
     for t in timings:
         if t not in vocab.TIMINGS:
-            r.fail("timings", f"{w}: timing {t!r}; expected one of: {', '.join(vocab.TIMINGS)}")
+            r.fail("timings", f"{w}: timing {_short(t)}; expected one of: {', '.join(vocab.TIMINGS)}")
     e.timings = tuple(timings)
     e.condition = r.get(d, "condition", str, "none", choices=vocab.CONDITIONS, what=w)
     e.ruling_allowed = r.get(d, "ruling_allowed", bool, False, what=w)
@@ -233,7 +239,7 @@ def parse_entries(entries, doc, path, where=()) -> list[Card]:
     seen = {}
     for k, c in enumerate(cards):
         if c.name in seen:
-            raise CatalogueError(path, doc.line(where + (k,)), f"card {c.name!r} is listed twice")
+            raise CatalogueError(path, doc.line(where + (k,)), f"card {_short(c.name)} is listed twice")
         seen[c.name] = c
     return cards
 
@@ -262,7 +268,7 @@ def load_file(path: str) -> list[Card]:
 
 def parse_document(data, path) -> list[Card]:
     try:
-        doc = jsonloc.loads(data, path)
+        doc = jsonloc.loads(data, path, max_values=None)   # bounded by MAX_CATALOGUE_BYTES
     except jsonloc.JsonError as e:
         raise CatalogueError(path, e.line, e.message) from None
     if not isinstance(doc.value, dict) or set(doc.value) - {"cards"} or "cards" not in doc.value:

@@ -631,7 +631,7 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify):
         v.message = (f"{play.path}: internal error, please report: the compiled relation and the solver "
                      f"disagree ({_summary(fast)} vs {_summary(outcome)})")
         return v
-    return _fill(v, outcome)
+    return _fill(v, outcome, f" within its limits per query ({timeout_ms} ms, rlimit {rlimit})")
 
 
 def _agree(fast: Outcome, slow: Outcome) -> bool:
@@ -652,7 +652,7 @@ def _summary(o: Outcome) -> str:
     return f"{o.kind} at line {o.action.line}" + (f" by {', '.join(broken)}" if broken else "")
 
 
-def _fill(v: Verdict, o: Outcome) -> Verdict:
+def _fill(v: Verdict, o: Outcome, limits: str = "") -> Verdict:
     v.steps = o.steps
     if o.kind == "legal":
         return v
@@ -660,7 +660,8 @@ def _fill(v: Verdict, o: Outcome) -> Verdict:
     if o.kind == "error":
         v.message = o.detail
     elif o.kind == "unknown":
-        v.message = f"{v.path}:{o.action.line}: the solver answered unknown ({o.detail}); no verdict"
+        v.message = (f"{v.path}:{o.action.line}: the solver answered unknown ({o.detail}){limits}; no verdict"
+                     + (" -- raise --timeout or --rlimit" if limits else ""))
     else:
         broken, facts = o.detail
         info = rule_info()

@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from . import batch, cardcli, catalogue, ci_formats, convert, report
-from .check import DEFAULT_TIMEOUT_MS, rule_info
+from .check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, rule_info
 from .model import rulesets, vocab
 from .model.rules import RULES
 from .play import PlayError
@@ -51,7 +51,7 @@ def is_catalogue(path: Path) -> bool:
             return f.read(64).lstrip().startswith(b'{"cards"')
     try:
         doc = json.loads(path.read_bytes())
-    except ValueError:
+    except (ValueError, RecursionError):   # deep nesting: the play parser reports it
         return False
     return isinstance(doc, dict) and set(doc) == {"cards"}
 
@@ -83,7 +83,9 @@ def main():
               help="Replay legal plays through the solver as well (illegal ones always are).")
 @click.option("--timeout", "timeout_ms", type=click.IntRange(1, 600_000), default=DEFAULT_TIMEOUT_MS,
               show_default=True, help="Solver time limit per query, in milliseconds.")
-def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout_ms):
+@click.option("--rlimit", type=click.IntRange(1, 10**12), default=DEFAULT_RLIMIT, show_default=True,
+              help="Solver resource limit per query (z3 rlimit: unlike the time limit, the same on every machine).")
+def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout_ms, rlimit):
     """Check play files (a directory means every .play/.json file under it)."""
     names = list(paths) + (builtin_examples() if examples else [])
     if not names and not jsonl:
@@ -96,7 +98,7 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
         except catalogue.CatalogueError as e:
             click.echo(f"error: {e}", err=True)
             sys.exit(2)
-    opts = batch.Options(ruleset, tuple(cards_files), timeout_ms, verify=verify)
+    opts = batch.Options(ruleset, tuple(cards_files), timeout_ms, rlimit, verify=verify)
     if jsonl:
         if fmt not in ("text", "json"):
             raise UsageError(f"--jsonl writes JSON Lines; --format {fmt} needs play files")

@@ -20,12 +20,17 @@ import json
 import math
 import re
 from dataclasses import dataclass, field
+from json.decoder import scanstring as _scanstring
 
 from .errors import InputError
 
 MAX_DEPTH = 64  # arrays/objects nested in one another
+# Values in one play document: above any play the limits allow (10,000 actions, 24 set-up cards and
+# 256 inline cards are at most ~120,000 values), low enough that a hostile 4 MB file of tiny
+# values is refused in a second or two rather than parsed for twenty.
+MAX_VALUES = 200_000
 
-__all__ = ["MAX_DEPTH", "JsonError", "Located", "loads", "decode_utf8"]
+__all__ = ["MAX_DEPTH", "MAX_VALUES", "JsonError", "Located", "loads", "decode_utf8"]
 
 
 class JsonError(InputError):
@@ -69,12 +74,14 @@ def decode_utf8(data: bytes, path: str = "<json>") -> str:
 
 
 def loads(text: str | bytes, path: str = "<json>", *, first_line: int = 1,
-          first_column: int = 1) -> Located:
+          first_column: int = 1, max_values: int | None = MAX_VALUES) -> Located:
     """Parse one JSON document. `first_line`/`first_column` say where `text`
-    starts in its file (for JSON embedded in another file's line)."""
+    starts in its file (for JSON embedded in another file's line); `max_values`
+    None lifts the limit (an imported card pool, bounded by its own file size)."""
     if isinstance(text, (bytes, bytearray)):
         text = decode_utf8(bytes(text), path)
     p = _Parser(text, path, first_line, first_column)
+    p.max_values = max_values if max_values is not None else float("inf")
     return p.document()
 
 
@@ -82,6 +89,7 @@ _WS = re.compile(r"[ \t\n\r]*")
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _STR_FAST = re.compile(r'"([^"\\\x00-\x1f]*)"')
 _STR_CHUNK = re.compile(r'[^"\\\x00-\x1f]*')
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER_TAIL = set("0123456789.eE+-") | set("abcdfghijklmnopqrstuvwxyzABCDFGHIJKLMNOPQRSTUVWXYZ_")
 _ESCAPES = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
@@ -150,6 +158,8 @@ class _Parser:
         # caller has skipped whitespace
         s, pos = self.s, self.pos
         self.lines[path] = self.line
+        if len(self.lines) > self.max_values:
+            self.error(f"more than {self.max_values} values in one document; expected a smaller file")
         if pos >= len(s):
             self.error(f"expected {_VALUE_START}, got end of file")
         c = s[pos]
@@ -263,6 +273,13 @@ class _Parser:
         if m:
             self.pos = m.end()
             return m.group(1)
+        try:   # the json module's C scanner for the valid case; the loop below finds the error
+            val, end = _scanstring(s, self.pos + 1, True)
+        except ValueError:
+            val = None
+        if val is not None and not _SURROGATE.search(val):   # (it lets lone surrogates through)
+            self.pos = end
+            return val
         start = self.pos
         pos = start + 1
         parts = []

@@ -66,6 +66,10 @@ DEFAULT_FACE_UP = {
 assert set(DEFAULT_FACE_UP) == set(SETUP_ZONES)
 
 MAX_NUMBER = 10 ** 9  # largest number a play may write (ATK, LP, turn, ...)
+MAX_WORDS = 64       # words and quoted strings on one line of the text form
+MAX_INLINE_CARDS = 256  # catalogue entries a play defines itself (`card:` lines, JSON "cards")
+MAX_RULE_IDS = 256   # IDs on one `rules:` / `expect:` line (there are about 100 rules)
+MAX_NAME = 200       # longest card name (the catalogue's limit, checks/catalogue.py)
 
 HEADER_KEYS = ("title", "ruleset", "turn", "turn-player", "lp", "expect", "rules", "source", "card")
 _HEADER_FIELD = {"title": "title", "ruleset": "ruleset", "turn": "turn", "turn-player": "turn_player",
@@ -84,7 +88,8 @@ _RULE_ID = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*\Z")
 _NUMBER = re.compile(r"[0-9]+\Z")
 _HEADER = re.compile(r"\s*([A-Za-z][A-Za-z_-]*)\s*:")
 _NEEDS_JSON = re.compile(r'[\\\x00-\x1f\x7f]')  # a quoted string JSON must decode
-_TOKEN = re.compile(r'\s+|(?P<q>"(?:[^"\\]|\\.)*")|(?P<arrow>->)|(?P<w>(?:(?!->)[^\s"])+)|(?P<bad>")')
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_TOKEN = re.compile(r'\s+|(?P<q>"(?:[^"\\]|\\.)*+")|(?P<arrow>->)|(?P<w>(?:(?!->)[^\s"])+)|(?P<bad>")')
 
 # ---------------------------------------------------------------------------
 # Data model
@@ -160,9 +165,25 @@ def _q(s: str) -> str:
     return json.dumps(s, ensure_ascii=False)
 
 
+def _short(s: str, n: int = 60, quote=repr) -> str:
+    """A user's text quoted for a message, cut so a 4 MB token cannot flood the message."""
+    return quote(s) if len(s) <= n else quote(s[:n]) + f"... ({len(s)} characters)"
+
+
+def _short_q(s: str) -> str:
+    return _short(s, quote=_q)
+
+
+def _check_rule_ids(rids, err, line: int):
+    if len(rids) > MAX_RULE_IDS:
+        err(line, f"{len(rids)} rule IDs; expected at most {MAX_RULE_IDS}")
+    for rid in rids:
+        _check_rule_id(rid, err, line)
+
+
 def _check_rule_id(rid: str, err, line: int):
     if not (_RULE_ID.match(rid) and any(ch.isdigit() for ch in rid)):
-        err(line, f"bad rule ID {rid!r}; expected an ID like T4, CH-5 or DS-T1 "
+        err(line, f"bad rule ID {_short(rid)}; expected an ID like T4, CH-5 or DS-T1 "
                   "(capital letters and digits, parts joined by '-', at least one digit)")
 
 
@@ -176,7 +197,7 @@ def _assign_labels(pending, err):
     for card, explicit in pending:
         if explicit is not None:
             if explicit in used:
-                err(card.line, f"label {_q(explicit)} is already used on line {used[explicit]}; "
+                err(card.line, f"label {_short_q(explicit)} is already used on line {used[explicit]}; "
                                "expected a label unique in the play")
             used[explicit] = card.line
             card.label = explicit
@@ -189,7 +210,7 @@ def _assign_labels(pending, err):
         for card, label in zip(cards, labels):
             if label in used:
                 err(max(card.line, used[label]),
-                    f"card {_q(card.name)} (line {card.line}) is labeled {_q(label)}, "
+                    f"card {_short_q(card.name)} (line {card.line}) is labeled {_short_q(label)}, "
                     f"which is already a label on line {used[label]}; expected `as <label>` "
                     "to tell them apart")
             used[label] = card.line
@@ -206,13 +227,13 @@ def _resolve(cards: list[CardSpec], ref: str, err, line: int, what: str = "card"
         return named[0].label
     if named:
         lines = ", ".join(str(c.line) for c in named)
-        err(line, f"card name {_q(ref)} is ambiguous: {len(named)} cards have that name "
+        err(line, f"card name {_short_q(ref)} is ambiguous: {len(named)} cards have that name "
                   f"(lines {lines}); expected a label -- give each an `as <label>` and use it")
     labels = [_render_ref(c.label) for c in cards]
     if not labels:
-        err(line, f"unknown {what} {_q(ref)}: the set-up has no cards")
+        err(line, f"unknown {what} {_short_q(ref)}: the set-up has no cards")
     shown = ", ".join(labels[:12]) + (", ..." if len(labels) > 12 else "")
-    err(line, f"unknown {what} {_q(ref)}; expected a label or card name from the set-up: {shown}")
+    err(line, f"unknown {what} {_short_q(ref)}; expected a label or card name from the set-up: {shown}")
 
 
 def _render_ref(label: str) -> str:
@@ -322,6 +343,8 @@ class _Tok:
 def _describe(tok: _Tok | None) -> str:
     if tok is None:
         return "end of line"
+    if len(tok.raw) > 60:
+        return _short(tok.raw)
     return repr(tok.raw) if tok.kind != "q" else tok.raw
 
 
@@ -341,6 +364,10 @@ class _TextParser:
     def tokenize(self, code: str, lineno: int) -> list[_Tok]:
         toks = []
         for m in _TOKEN.finditer(code):
+            # bounds the work on a 4 MB line: no line of the format needs this many words
+            if len(toks) >= MAX_WORDS and m.lastgroup is not None:
+                self.err(lineno, f"more than {MAX_WORDS} words on one line; expected one header, "
+                                 "set-up line or action per line")
             if m.group("q") is not None:
                 raw = m.group("q")
                 if not _NEEDS_JSON.search(raw):   # no escapes or control characters: the text itself
@@ -366,7 +393,7 @@ class _TextParser:
         text = self.text
         if text.startswith("\ufeff"):
             text = text[1:]
-        lines = text.split("\n")
+        lines = _LINE_BREAK.split(text)   # a lone CR ends a line too, as editors show it
         any_content = False
         last_line = 1
         for i, raw in enumerate(lines):
@@ -423,14 +450,14 @@ class _TextParser:
         name = _HEADER_FIELD.get(k)
         if name is None:
             hint = " (actions and set-up lines have no ':')" if k in VERBS or k in ("a", "b") else ""
-            self.err(lineno, f"unknown keyword {key!r}{hint}; " + _one_of(HEADER_KEYS))
+            self.err(lineno, f"unknown keyword {_short(key)}{hint}; " + _one_of(HEADER_KEYS))
         if self.first_action_line is not None:
-            self.err(lineno, f"header {key!r} after the first action (line {self.first_action_line}); "
+            self.err(lineno, f"header {_short(key)} after the first action (line {self.first_action_line}); "
                              "expected header lines before the actions")
         p = self.play
         if name != "card":
             if name in self.header_seen:
-                self.err(lineno, f"duplicate header {key!r} (first on line {self.header_seen[name]}); "
+                self.err(lineno, f"duplicate header {_short(key)} (first on line {self.header_seen[name]}); "
                                  "expected each header at most once")
             self.header_seen[name] = lineno
             p.line_of[name] = lineno
@@ -439,7 +466,7 @@ class _TextParser:
         elif name == "ruleset":
             v = value.lower()
             if v not in RULESETS:
-                self.err(lineno, f"unknown ruleset {value!r}; " + _one_of(RULESETS))
+                self.err(lineno, f"unknown ruleset {_short(value)}; " + _one_of(RULESETS))
             p.ruleset = v
         elif name == "turn":
             p.turn = self.number(value, lineno, "turn", low=1)
@@ -450,23 +477,23 @@ class _TextParser:
         elif name == "expect":
             parts = value.replace(",", " ").split()
             if not parts or parts[0].lower() not in ("legal", "illegal"):
-                got = repr(parts[0]) if parts else "nothing"
+                got = _short(parts[0]) if parts else "nothing"
                 self.err(lineno, f"expected `legal` or `illegal [RULE-ID ...]` after 'expect:', got {got}")
             p.expect = parts[0].lower()
             if p.expect == "legal" and len(parts) > 1:
-                self.err(lineno, f"unexpected {parts[1]!r} after `expect: legal`; rule IDs go only "
+                self.err(lineno, f"unexpected {_short(parts[1])} after `expect: legal`; rule IDs go only "
                                  "with `illegal`")
-            for rid in parts[1:]:
-                _check_rule_id(rid, self.err, lineno)
+            _check_rule_ids(parts[1:], self.err, lineno)
             p.expect_rules = parts[1:]
         elif name == "rules":
             parts = value.replace(",", " ").split()
-            for rid in parts:
-                _check_rule_id(rid, self.err, lineno)
+            _check_rule_ids(parts, self.err, lineno)
             p.rules = parts
         elif name == "card":
             if not value:
                 self.err(lineno, "expected a one-line JSON catalogue entry after 'card:'")
+            if len(p.custom_cards) >= MAX_INLINE_CARDS:
+                self.err(lineno, f"too many 'card:' lines: a play defines at most {MAX_INLINE_CARDS} cards")
             try:
                 doc = jsonloc.loads(value, self.path, first_line=lineno, first_column=value_col)
             except jsonloc.JsonError as e:
@@ -491,17 +518,20 @@ class _TextParser:
 
     def number(self, s: str, lineno: int, what: str, low: int = 0) -> int:
         if not _NUMBER.match(s):
-            self.err(lineno, f"bad number {s!r} for {what}; expected a whole number {low} or more")
-        n = int(s)
+            self.err(lineno, f"bad number {_short(s)} for {what}; expected a whole number {low} or more")
+        if len(s.lstrip("0")) > len(str(MAX_NUMBER)):   # before int(): Python refuses > 4300 digits
+            self.err(lineno, f"number {_short(s, quote=str)} for {what} is too large; "
+                             f"expected at most {MAX_NUMBER}")
+        n = int(s.lstrip("0") or "0")
         if n < low:
-            self.err(lineno, f"bad number {s!r} for {what}; expected a whole number {low} or more")
+            self.err(lineno, f"bad number {_short(s)} for {what}; expected a whole number {low} or more")
         if n > MAX_NUMBER:
             self.err(lineno, f"number {s} for {what} is too large; expected at most {MAX_NUMBER}")
         return n
 
     def player_word(self, s: str, lineno: int) -> str:
         if s.upper() not in vocab.PLAYERS:
-            self.err(lineno, f"expected a player (A or B), got {s!r}")
+            self.err(lineno, f"expected a player (A or B), got {_short(s)}")
         return s.upper()
 
     def lp(self, value: str, lineno: int):
@@ -509,7 +539,7 @@ class _TextParser:
         for part in value.split(","):
             words = part.split()
             if len(words) != 2:
-                self.err(lineno, f"bad lp entry {part.strip()!r}; expected `lp: A 8000, B 8000`")
+                self.err(lineno, f"bad lp entry {_short(part.strip())}; expected `lp: A 8000, B 8000`")
             player = self.player_word(words[0], lineno)
             if player in seen:
                 self.err(lineno, f"player {player} given twice in 'lp:'; expected each player at most once")
@@ -529,6 +559,8 @@ class _TextParser:
         if nt.kind != "q":
             self.err(lineno, f"expected a card name in double quotes, got {_describe(nt)}")
         name = nt.value
+        if not name.strip() or len(name) > MAX_NAME:
+            self.err(lineno, f"card name of {len(name)} characters; expected 1 to {MAX_NAME} (as in the catalogue)")
         label = None
         position = None
         face = None
@@ -550,10 +582,10 @@ class _TextParser:
                 lt = cur.next("a label")
                 if lt.kind == "w":
                     if not _LABEL.match(lt.value):
-                        self.err(lineno, f"bad label {lt.value!r}; expected a letter followed by letters, "
+                        self.err(lineno, f"bad label {_short(lt.value)}; expected a letter followed by letters, "
                                          "digits, '_' or '-', or a quoted label")
                     if lt.value.lower() in KEYWORDS:
-                        self.err(lineno, f"label {lt.value!r} is a keyword; expected a quoted label: "
+                        self.err(lineno, f"label {_short(lt.value)} is a keyword; expected a quoted label: "
                                          f"as {_q(lt.value)}")
                 elif lt.kind != "q":
                     self.err(lineno, f"expected a label after 'as', got {_describe(lt)}")
@@ -822,7 +854,7 @@ class _JsonParser:
             self.fail(p, f"{self.name(p)}: expected a JSON object ({what}), got {_jtype(v)}")
         for k in v:
             if k not in keys:
-                self.fail(p + (k,), f"unknown key {_q(k)} in {what}; " + _one_of(keys))
+                self.fail(p + (k,), f"unknown key {_short_q(k)} in {what}; " + _one_of(keys))
         return v
 
     def string(self, v, p, nonempty=True):
@@ -842,12 +874,13 @@ class _JsonParser:
             self.fail(p, f"{self.name(p)}: bad number {json.dumps(v)[:40]}; expected a whole number "
                          f"{low} or more")
         if v < low or v > high:
-            self.fail(p, f"{self.name(p)}: number {v} out of range; expected {low} to {high}")
+            self.fail(p, f"{self.name(p)}: number {_short(str(v), quote=str)} out of range; "
+                         f"expected {low} to {high}")
         return v
 
     def enum(self, v, p, options, what):
         if not isinstance(v, str) or v not in options:
-            shown = _q(v) if isinstance(v, str) else _jtype(v)
+            shown = _short_q(v) if isinstance(v, str) else _jtype(v)
             self.fail(p, f"{self.name(p)}: unknown {what} {shown}; " + _one_of(options))
         return v
 
@@ -891,6 +924,9 @@ class _JsonParser:
             play.rules = self.rule_ids(top["rules"], ("rules",))
         if "cards" in top:
             for i, entry in enumerate(self.array(top["cards"], ("cards",))):
+                if i >= MAX_INLINE_CARDS:
+                    self.fail(("cards", i), f"too many cards in \"cards\": a play defines at most "
+                                            f"{MAX_INLINE_CARDS}")
                 if not isinstance(entry, dict):
                     self.fail(("cards", i), f"cards[{i}]: expected a JSON object (a catalogue entry), "
                                             f"got {_jtype(entry)}")
@@ -918,6 +954,8 @@ class _JsonParser:
 
     def rule_ids(self, v, p) -> list[str]:
         out = []
+        if len(self.array(v, p)) > MAX_RULE_IDS:
+            self.fail(p, f"{self.name(p)}: {len(v)} rule IDs; expected at most {MAX_RULE_IDS}")
         for i, rid in enumerate(self.array(v, p)):
             self.string(rid, p + (i,))
             _check_rule_id(rid, self.err, self.at(p + (i,)))
@@ -928,15 +966,18 @@ class _JsonParser:
         c = self.obj(c, p, _SETUP_KEYS, "a set-up card")
         for k in ("player", "zone", "card"):
             if k not in c:
-                self.fail(p, f"{self.name(p)}: missing key {_q(k)}; expected "
+                self.fail(p, f"{self.name(p)}: missing key {_short_q(k)}; expected "
                              "\"player\", \"zone\" and \"card\"")
         player = self.enum(c["player"], p + ("player",), vocab.PLAYERS, "player")
         zone = c["zone"]
         if not isinstance(zone, str) or zone not in SETUP_ZONES:
-            shown = _q(zone) if isinstance(zone, str) else _jtype(zone)
+            shown = _short_q(zone) if isinstance(zone, str) else _jtype(zone)
             self.fail(p + ("zone",), f"{self.name(p + ('zone',))}: unknown zone {shown}; "
                       + _one_of(SETUP_ZONES))
         name = self.string(c["card"], p + ("card",))
+        if not name.strip() or len(name) > MAX_NAME:
+            self.fail(p + ("card",), f"{self.name(p + ('card',))}: card name of {len(name)} characters; "
+                                     f"expected 1 to {MAX_NAME} (as in the catalogue)")
         label = c.get("label")
         if label is not None:
             label = self.string(label, p + ("label",))
@@ -964,7 +1005,7 @@ class _JsonParser:
             self.fail(p, f"{self.name(p)}: missing key \"do\"; " + _one_of(ACTION_KINDS))
         kind = a["do"]
         if not isinstance(kind, str) or kind not in ACTION_KINDS:
-            shown = _q(kind) if isinstance(kind, str) else _jtype(kind)
+            shown = _short_q(kind) if isinstance(kind, str) else _jtype(kind)
             self.fail(p + ("do",), f"unknown action {shown}; " + _one_of(ACTION_KINDS))
         allowed = ("do",) + _ACTION_KEYS[kind]
         if kind == "claim":
@@ -1074,9 +1115,9 @@ def _jtype(v) -> str:
 
 
 def _decode(data: bytes, path: str) -> str:
-    if len(data) > vocab.MAX_FILE_BYTES:
-        raise PlayError(path, None, f"file is {len(data)} bytes; expected at most "
-                                    f"{vocab.MAX_FILE_BYTES} bytes")
+    if len(data) > vocab.MAX_FILE_BYTES:   # load() reads one byte past the limit, no more
+        raise PlayError(path, None, f"file is larger than the limit of {vocab.MAX_FILE_BYTES} bytes "
+                                    f"({vocab.MAX_FILE_BYTES // 2**20} MB); expected a smaller play")
     try:
         return jsonloc.decode_utf8(data, path)
     except jsonloc.JsonError as e:
