@@ -81,8 +81,11 @@ def grow(rng, play, length: int, illegal: bool, cards, tries: int = 60):
             if try_action(run, a) == "sat":
                 actions.append(a)
                 break
-        else:
-            break   # nothing legal left to try: the Battle Phase is over
+        else:   # a log may always state where the game is (GEN-4); if even that fails, stop
+            a = ActionSpec("claim", 0, "", claim="window", window=vocab.WINDOWS[run.get("window")])
+            if try_action(run, a) != "sat":
+                break
+            actions.append(a)
     if illegal:
         for _ in range(tries * 4):
             a = candidates(rng, run, play)

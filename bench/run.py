@@ -99,13 +99,13 @@ def main():
     ap.add_argument("--seed", type=int, default=20261130)
     args = ap.parse_args()
     repeat = max(3, args.repeat)
-    sizes = {10: 4, 40: 4} if args.quick else {10: 60, 40: 60, 150: 30}
+    sizes = {10: 4, 40: 4} if args.quick else {10: 200, 40: 150, 150: 60}
     long_len = 1_000 if args.quick else 10_000
     print(f"machine: {machine()}")
     with tempfile.TemporaryDirectory(prefix="ygo-bench-") as tmp:
         tmp = Path(tmp)
         t = time.perf_counter()
-        files = write_corpus(tmp / "corpus", args.seed, sizes, illegal_share=0.25)
+        files = write_corpus(tmp / "corpus", args.seed, sizes, illegal_share=0.1)
         legal = [f for f in files if f.name.endswith("-legal.play")]
         print(f"corpus: {len(files)} plays ({len(legal)} legal), seed {args.seed}, "
               f"generated in {time.perf_counter() - t:.1f} s")
