@@ -15,18 +15,10 @@ import sys
 
 import click
 
-from . import catalogue, jsonloc
-from .check import Run, check_play, walk
+from .check import Run, check_play, play_cards, walk
 from .cli import play_files, rule_catalogue
 from .model import compiled, rulesets
 from .play import PlayError, load
-
-
-def cards_of(play):
-    inline = [catalogue.parse_card(c, jsonloc.Located(c, {k[2:]: v for k, v in play.line_of.items()
-                                                           if isinstance(k, tuple) and k[:2] == ("custom_cards", i)}),
-                                   play.path, ()) for i, c in enumerate(play.custom_cards)]
-    return catalogue.catalogue([], inline)
 
 
 def fast_verdict(play, cards, rid=None):
@@ -43,7 +35,7 @@ def fast_verdict(play, cards, rid=None):
 def load_bearing(plays, ids):
     """{rule ID: (fixture path, verdict with the rule, verdict without it) or None}."""
     member = rulesets.membership()
-    cards = {p.path: cards_of(p) for p in plays}
+    cards = {p.path: play_cards(p) for p in plays}
     base = {p.path: fast_verdict(p, cards[p.path]) for p in plays}
     out = {}
     for rid in ids:

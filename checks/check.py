@@ -244,7 +244,8 @@ def merge_timings(facts):
     return [line(f) if f in merged else f for f in out]
 
 
-def _val(expr):
+def py_value(expr):
+    """A z3 Boolean or integer value as Python's."""
     if z3.is_true(expr):
         return True
     if z3.is_false(expr):
@@ -424,7 +425,7 @@ class Run:
             m = self.rel.solver.model()
             new, old = {}, self.state
             for name, var in self.post_vars.items():
-                new[name] = _val(m.eval(var, model_completion=True))
+                new[name] = py_value(m.eval(var, model_completion=True))
                 if new[name] != old[name]:
                     self.line_of[name] = ("line", line, self.cause(m, name))
             self.state = new
@@ -512,7 +513,7 @@ class Run:
         """A fact about the state, in words, with the line it comes from."""
         lhs, rhs = term.arg(0), term.arg(1)
         name = str(lhs)
-        value = _val(rhs)
+        value = py_value(rhs)
         field = name[4:]   # pre_<field>: the action itself is reported as one line
         where = self.line_of.get(self._state_name(field), ("set-up", None))
         src = f"line {where[1]}" if where[1] else "initial state"
@@ -600,16 +601,21 @@ def walk(run: Run, stepper) -> Outcome:
     return Outcome("legal", steps=run.steps)
 
 
+def play_cards(play: Play, cards_files=()) -> dict:
+    """The catalogue a play is checked with: built-in, then --cards files, then its `card:` lines."""
+    inline = []
+    for i, c in enumerate(play.custom_cards):
+        lines = {k[2:]: v for k, v in play.line_of.items()
+                 if isinstance(k, tuple) and k[:2] == ("custom_cards", i)}
+        inline.append(catalogue.parse_card(c, jsonloc.Located(c, lines), play.path, ()))
+    return catalogue.catalogue(cards_files, inline)
+
+
 def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify):
     name = ruleset or play.ruleset or "ocg"
     v = Verdict(play.path, name, "legal", expect=play.expect, expect_rules=list(play.expect_rules))
     try:
-        inline = []
-        for i, c in enumerate(play.custom_cards):
-            lines = {k[2:]: v for k, v in play.line_of.items()
-                     if isinstance(k, tuple) and k[:2] == ("custom_cards", i)}
-            inline.append(catalogue.parse_card(c, jsonloc.Located(c, lines), play.path, ()))
-        cards = catalogue.catalogue(cards_files, inline)
+        cards = play_cards(play, cards_files)
         run = Run(play, name, cards, timeout_ms, rlimit, without)
     except (PlayError, catalogue.CatalogueError) as e:
         v.verdict, v.message = "error", str(e)

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from . import catalogue, jsonloc
-from .check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Run, rule_info
+from .check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Run, play_cards, rule_info
 from .model import vocab
 from .model.state import A, NONE
 from .play import Play, PlayError
@@ -100,11 +99,7 @@ def replay_to(play: Play, ruleset: str, cards: dict, at: int | None, timeout_ms:
 def options(play: Play, ruleset: str | None, cards_files=(), at: int | None = None,
             timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Options:
     name = ruleset or play.ruleset or "ocg"
-    inline = []
-    for i, c in enumerate(play.custom_cards):
-        lines = {k[2:]: v for k, v in play.line_of.items() if isinstance(k, tuple) and k[:2] == ("custom_cards", i)}
-        inline.append(catalogue.parse_card(c, jsonloc.Located(c, lines), play.path, ()))
-    cards = catalogue.catalogue(cards_files, inline)
+    cards = play_cards(play, cards_files)
     run, n = replay_to(play, name, cards, at, timeout_ms)
     u, st = run.uni, run.state
     info = rule_info()

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import z3
 
+from .check import py_value
 from .model import vocab
 from .model.state import A, CL, NONE
 
@@ -188,12 +189,5 @@ def action_domain(act: dict, ncards: int, neffects: int, tp: int, kinds=SEARCH_K
 
 
 def concrete(model, act: dict) -> dict:
-    return {n: _val(model.eval(v, model_completion=True)) for n, v in act.items()}
+    return {n: py_value(model.eval(v, model_completion=True)) for n, v in act.items()}
 
-
-def _val(e):
-    if z3.is_true(e):
-        return True
-    if z3.is_false(e):
-        return False
-    return e.as_long()

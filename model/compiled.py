@@ -128,6 +128,23 @@ class Node:
         self.is_bool = z3.Z3_get_sort_kind(c, z3.Z3_get_sort(c, a)) == z3.Z3_BOOL_SORT
 
 
+def post_order(c, term, done):
+    """The nodes under `term` that are not `done(id)` yet, children first (iteratively: the
+    terms are deep). The caller marks each node done before asking for the next."""
+    stack = [(term.as_ast(), None)]
+    while stack:
+        a, node = stack.pop()
+        if done(z3.Z3_get_ast_id(c, a)):
+            continue
+        if node is None:
+            node = Node(c, a)
+            if node.kids:
+                stack.append((a, node))
+                stack.extend((k, None) for k in node.kids)
+                continue
+        yield node
+
+
 class Emitter:
     """Prints a DAG of z3 terms as assignments, children first, each node once; nodes that
     depend on the facts only go to the shared `Statics`."""
@@ -144,21 +161,10 @@ class Emitter:
         """The Python expression for term `e` (a literal, a leaf or an assigned variable)."""
         self.keep.append(e)
         self.statics.keep.append(e)
-        c, st = self.c, self.statics
-        stack = [(e.as_ast(), None)]
-        while stack:   # iterative post-order: the terms are deep
-            a, node = stack.pop()
-            nid = z3.Z3_get_ast_id(c, a)
-            if nid in self.names or nid in st.names:
-                continue
-            if node is None:
-                node = Node(c, a)
-                if node.kids:
-                    stack.append((a, node))
-                    stack.extend((k, None) for k in node.kids)
-                    continue
+        names, static_names = self.names, self.statics.names
+        for node in post_order(self.c, e, lambda nid: nid in names or nid in static_names):
             self._emit(node)
-        return self._ref(z3.Z3_get_ast_id(c, e.as_ast()))
+        return self._ref(z3.Z3_get_ast_id(self.c, e.as_ast()))
 
     def _ref(self, nid):
         if nid in self.names:
@@ -226,7 +232,7 @@ class Emitter:
             return f"-{args[0]}"
         if k in CALLS and len(args) == 2:
             return f"{CALLS[k]}({args[0]}, {args[1]})"
-        raise CompileError(f"operator {e.decl()} ({k})")
+        raise CompileError(f"operator {node.name} ({k})")
 
 
 def generate(rel) -> str:
@@ -343,20 +349,9 @@ class PostRefs:
 
     def of(self, term) -> frozenset:
         c, memo = self.c, self.memo
-        stack = [(term.as_ast(), None)]
-        while stack:
-            a, node = stack.pop()
-            nid = z3.Z3_get_ast_id(c, a)
-            if nid in memo:
-                continue
-            if node is None:
-                node = Node(c, a)
-                if node.kids:
-                    stack.append((a, node))
-                    stack.extend((k, None) for k in node.kids)
-                    continue
+        for node in post_order(c, term, memo.__contains__):
             own = {node.name} if node.name in self.post_names and not node.kids else set()
-            memo[nid] = frozenset(own.union(*(memo[z3.Z3_get_ast_id(c, k)] for k in node.kids)))
+            memo[node.id] = frozenset(own.union(*(memo[z3.Z3_get_ast_id(c, k)] for k in node.kids)))
         return memo[z3.Z3_get_ast_id(c, term.as_ast())]
 
 

@@ -95,7 +95,7 @@ def generated(tmp_path, name):
     if name == "deep-nesting-walk":
         f.mkdir()
         (f / "deep.json").write_text("[" * 100_000)
-        return f / "deep.json", 1, f"nesting deeper than 64 levels"
+        return f / "deep.json", 1, "nesting deeper than 64 levels"
     raise KeyError(name)
 
 

@@ -11,8 +11,7 @@ import random
 import pytest
 
 from conftest import FIXTURES
-from ygo_timing import catalogue, jsonloc
-from ygo_timing.check import Run, check_play
+from ygo_timing.check import Run, check_play, play_cards
 from ygo_timing.model import compiled, vocab
 from ygo_timing.model.state import ACTION_FIELDS, ACTIONS, NONE, Action
 from ygo_timing.play import PlayError, load
@@ -25,10 +24,7 @@ RANDOM_SEQUENCES = int(os.environ.get("YGO_TIMING_RANDOM", "12"))
 def runs(path):
     """Two runs of the same play: one for the compiled relation, one for the solver."""
     play = load(str(path))
-    inline = [catalogue.parse_card(c, jsonloc.Located(c, {k[2:]: v for k, v in play.line_of.items()
-                                                           if isinstance(k, tuple) and k[:2] == ("custom_cards", i)}),
-                                   play.path, ()) for i, c in enumerate(play.custom_cards)]
-    cards = catalogue.catalogue([], inline)
+    cards = play_cards(play)
     name = play.ruleset or "ocg"
     return play, Run(play, name, cards, 60_000, 500_000_000), Run(play, name, cards, 60_000, 500_000_000)
 

@@ -8,7 +8,7 @@ from conftest import FIXTURES
 from ygo_timing import convert
 from ygo_timing.model import vocab
 from ygo_timing.cli import main, play_files
-from ygo_timing.play import load, parse_json, parse_text, to_json, to_text
+from ygo_timing.play import load, parse_json, parse_text, to_json
 
 PLAYS = play_files([str(FIXTURES)])
 
