@@ -20,6 +20,18 @@ from ygo_timing.model import vocab
 PATH = "fuzz.play"
 
 
+def parsed_or_located(parse, text, error=P.PlayError):
+    """parse(text): its result, or None after checking that the error it raised is located."""
+    try:
+        result = parse(text)
+    except error as e:
+        event("input error")
+        assert_located(e, n_lines(text))
+        return None
+    event("parsed")
+    return result
+
+
 def assert_located(e, text_lines=None):
     """An input error names the file and, when it has one, a line inside the input."""
     assert str(e).startswith(e.path)
@@ -63,13 +75,9 @@ def word_lines(draw):
 
 @given(word_lines())
 def test_text_parser_on_its_own_vocabulary(text):
-    try:
-        play = P.parse_text(text, PATH)
-    except P.PlayError as e:
-        event("input error")
-        assert_located(e, n_lines(text))
+    play = parsed_or_located(lambda t: P.parse_text(t, PATH), text)
+    if play is None:
         return
-    event("parsed")
     # what parses comes back from its own rendering
     again = P.parse_text(P.to_text(play), PATH)
     assert [a.kind for a in again.actions] == [a.kind for a in play.actions]
@@ -100,13 +108,7 @@ def mutated_plays(draw):
 
 @given(mutated_plays())
 def test_text_parser_on_mutated_plays(text):
-    try:
-        P.parse_text(text, PATH)
-    except P.PlayError as e:
-        event("input error")
-        assert_located(e, n_lines(text))
-        return
-    event("parsed")
+    parsed_or_located(lambda t: P.parse_text(t, PATH), text)
 
 
 @settings(max_examples=CHECKER_EXAMPLES * 5)   # the plays that parse are checked by the solver
@@ -186,13 +188,7 @@ NEAR_PLAY = st.fixed_dictionaries(
 def test_json_parser_on_near_plays(value):
     """Objects with the play's own keys and values: the checks past the syntax."""
     text = json.dumps(value, indent=1)
-    try:
-        P.parse_json(text, "fuzz.json")
-    except P.PlayError as e:
-        event("input error")
-        assert_located(e, n_lines(text))
-        return
-    event("parsed")
+    parsed_or_located(lambda t: P.parse_json(t, "fuzz.json"), text)
 
 
 @given(st.text())
@@ -230,13 +226,7 @@ CARD = st.fixed_dictionaries(
 @given(st.dictionaries(st.sampled_from(["cards", "card"]), st.lists(CARD | NEAR, max_size=3)))
 def test_catalogue_parser_on_near_catalogues(value):
     text = json.dumps(value, indent=1)
-    try:
-        catalogue.parse_document(text, "fuzz.cards.json")
-    except catalogue.CatalogueError as e:
-        event("input error")
-        assert_located(e, n_lines(text))
-        return
-    event("parsed")
+    parsed_or_located(lambda t: catalogue.parse_document(t, "fuzz.cards.json"), text, catalogue.CatalogueError)
 
 
 # -- the checker on well-formed plays --------------------------------------------------------
