@@ -17,13 +17,12 @@ from pathlib import Path
 import z3
 
 from . import unroll
-from .check import Universe, check_play
+from .check import check_play
 from .model import rulesets, vocab
 from .model.state import A as AK
-from .model.state import CL, CLAIMS
-from .model.step import relation
+from .model.state import ACTION_FIELDS, CLAIMS
 from .play import Play, parse_text, to_text
-from .replay import (Ablated, catalogue_cards, fact_list, fine_of, replay, scenario_play, stutter_windows,
+from .replay import (Ablated, catalogue_cards, fine_of, needed_rules, replay, scenario_play, stutter_windows,
                      update_rules, verdict_of)
 from .scenarios import SCENARIOS
 
@@ -123,116 +122,153 @@ def classify(a_sets, legal_in, illegal_in, broken, needed, causes):
     return "contradiction" if any(has_counterpart(r, n) for r, n in resting) else "coverage gap"
 
 
-class Search:
-    """One scenario's unrolled question, asked again after each class is blocked."""
+class Scene:
+    """One scenario after its opening: a `check.Run` per rule set (placed at any state the
+    search reaches, to ask the solver about it) and the actions the search tries."""
 
-    def __init__(self, a, b, scenario, cards, blocks, timeout_ms):
-        self.a, self.b, self.sc = a, b, scenario
+    def __init__(self, a, b, scenario, cards):
+        self.a, self.b, self.sc, self.cards = a, b, scenario, cards
         self.play = scenario_play(scenario, f"<{scenario.name}>")
-        self.cards = cards
-        self.uni = Universe(self.play, cards)
-        n, m = len(self.uni.specs), len(self.uni.effects)
-        self.ncards, self.neffects = n, m
-        self.rels = {r: relation(r, n, m) for r in (a, b)}
-        facts = fact_list(self.rels[a], self.uni, self.play)
         opened = replay(self.play, (a, b), cards, [])
         for side in opened.values():
             if side.verdict != "legal":
                 raise RuntimeError(f"scenario {scenario.name}: its opening is {side.verdict} under {side.ruleset}")
-        self.traj = {r: unroll.Trajectory(self.rels[r], f"{r}_", opened[r].run.state, facts) for r in (a, b)}
-        self.align = fine_of(a, b)
-        self.stutter = [z3.IntVal(0)]
-        self.solver = z3.Solver()
-        self.solver.set("timeout", timeout_ms)
-        self.solver.add(facts)
-        for t in self.traj.values():
-            self.solver.add(t.init)
-        self.acts = []
-        self.untargeted = untargeted(self.uni)
-        self.blocks = blocks      # shared list of Difference (blocked in every scenario)
-
-    def _stutter(self, k, act):
-        if not self.align:
-            return z3.BoolVal(False)
-        fine = self.traj[self.align[0]].state(k)
-        ws = stutter_windows(*self.align)
-        return z3.And(act["kind"] == AK["next"], z3.Or([fine["window"] == vocab.W[w] for w in ws]))
-
-    def extend(self, k):
-        """Add step k's action variables; steps before k are legal under both sets."""
-        act = unroll.action_vars(k, self.rels[self.a].ctx)
-        self.acts.append(act)
+        self.runs = {n: opened[n].run for n in (a, b)}
+        self.uni = self.runs[a].uni
+        if any(r.evaluator is None for r in self.runs.values()):
+            raise RuntimeError("diff searches the compiled relation, and it could not be built")
+        self.index = self.runs[a].index
+        self.start = tuple(tuple(self.runs[n].vals) for n in (a, b))
         tp = 0 if self.play.turn_player == "A" else 1
-        self.solver.add(unroll.action_domain(act, self.ncards, self.neffects, tp, untargeted=self.untargeted))
-        lead = self.traj[self.align[0] if self.align else self.a].state(k)
-        # closing a window is `next`; two passes with an empty Chain are the same step
-        self.solver.add(z3.Not(z3.And(act["kind"] == AK["pass"], lead["chain_len"] == 0, lead["passes"] == 1)))
-        # a `next` between two fine windows of one coarse part leaves the coarse state as it is;
-        # that is the same game only when nobody has passed yet (the fine set resets priority)
-        self.solver.add(z3.Implies(self._stutter(k, act), lead["passes"] == 0))
-        return act
+        acts = action_list(self.runs[a].ctx, len(self.uni.specs), len(self.uni.effects), tp, untargeted(self.uni))
+        self.actions = [(act, [act[f] for f in ACTION_FIELDS]) for act in acts]
+        self._placed = {}
 
-    def commit(self, k):
-        act, stut = self.acts[k], self._stutter(k, self.acts[k])
-        # a claim changes no state: in a shortest witness only the last action is one
-        self.solver.add(act["kind"] != AK["claim"])
-        for r, t in self.traj.items():
-            if self.align and r == self.align[1]:
-                self.solver.add(z3.If(stut, t.stutter(k), t.legal(k, act)))
-            else:
-                self.solver.add(t.legal(k, act))
+    def at(self, name, state, act: list):
+        """The compiled relation of `name` on one step (an action in ACTION_FIELDS order):
+        (broken rule IDs, state after)."""
+        run = self.runs[name]
+        broken, post = run.evaluator.step(state, act, run.prepared)
+        return broken, tuple(post)
 
-    def placed(self, name, rid, eff):
-        """Whether rule `rid` of set `name` opens some window for effect `eff` (a term over
-        the action's effect, or a concrete one): its timing grant, with the window left open."""
-        t = self.traj[name]
-        g = t.tpl.grants.get("timing", {}).get(rid)
-        if g is None:
-            return z3.BoolVal(False)
-        w = t.ctx.pre.window
-        return z3.substitute(z3.Or([z3.substitute(g, (w, z3.IntVal(i))) for i in range(len(vocab.WINDOWS))]),
-                             (t.ctx.act.eff, eff))
+    def needed(self, name, state, act, rules) -> set:
+        """Which of `rules` the legal step `act` relies on under `name` (replay.needed_rules)."""
+        run = self.runs[name]
+        run.vals = list(state)
+        return set(needed_rules(run, act, set(rules)))
 
-    def blocked(self, k, legal_in, illegal_in):
-        """A found class is blocked: one of the rules it broke holds, or one of the rules the
-        legal side needed grants nothing (for a claim: a different claim). A witness that breaks
-        the class's rules and more is counted in the class."""
-        act, out = self.acts[k], []
-        L, I = self.traj[legal_in], self.traj[illegal_in]
-        for d in self.blocks:
-            if (d.legal_in, d.illegal_in) != (legal_in, illegal_in):
-                continue
-            other = [I.restriction(k, act, r) for r in d.broken if r in I.tpl.restrictions]
-            for r in ([] if d.claim else d.needed):   # a claim's class is its broken rules and claim
-                bodies = [g[r] for g in L.tpl.grants.values() if r in g]
-                if bodies:
-                    other.append(z3.Not(L.at(k, act, z3.Or(bodies))))
-            if d.claim:
-                other.append(z3.Or(act["kind"] != AK["claim"], act["claim"] != CL[d.claim]))
-            if d.placed:
-                other.append(z3.Not(z3.And([self.placed(illegal_in, r, act["eff"]) for r in d.placed])))
-            out.append(z3.Or(other))
-        return out
+    def placed(self, name, rid, eff: int) -> bool:
+        """Whether rule `rid` of set `name` opens some window for effect `eff`: its timing
+        grant holds for some state, under the set-up's facts."""
+        key = (name, rid, eff)
+        if key not in self._placed:
+            run = self.runs[name]
+            lit = run.rel.lits.get(rid)
+            # each grant is And(rule literal, term): the literal names the rule it comes from
+            bodies = [z3.And(list(t.children())[1:]) for t in run.ctx._grants.get("timing", [])
+                      if lit is not None and z3.is_and(t) and t.num_args() > 1 and t.arg(0).eq(lit)]
+            s = z3.Solver()
+            s.add([t for t, _ in run.statics] + [run.ctx.act.eff == eff, z3.Or(bodies)])
+            self._placed[key] = bool(bodies) and s.check() == z3.sat
+        return self._placed[key]
 
-    def ask(self, k):
-        """A witness of length k+1 not in a blocked class: the actions, or None / 'unknown'."""
-        act = self.acts[k]
-        stut = self._stutter(k, act)
-        dirs = []
-        for legal_in, illegal_in in ((self.a, self.b), (self.b, self.a)):
-            dirs.append(z3.And([self.traj[legal_in].legal(k, act), z3.Not(stut),
-                                self.traj[illegal_in].illegal(k, act)] + self.blocked(k, legal_in, illegal_in)))
-        self.solver.push()
-        self.solver.add(z3.Or(dirs))
-        r = self.solver.check()
-        out = None
-        if r == z3.sat:
-            m = self.solver.model()
-            out = [unroll.concrete(m, a) for a in self.acts[:k + 1]]
-        elif r == z3.unknown:
-            out = "unknown"
-        self.solver.pop()
-        return out
+
+def action_list(ctx, ncards, neffects, tp, untargeted) -> list:
+    """Every action `unroll.action_domain` admits, enumerated by the solver (claims with value
+    0: the search puts in the values the two states hold, see `claim_values`)."""
+    act = unroll.action_vars(0, ctx)
+    s = z3.Solver()
+    s.add(unroll.action_domain(act, ncards, neffects, tp, untargeted=untargeted))
+    s.add(z3.Implies(act["kind"] == AK["claim"], act["value"] == 0))
+    out = []
+    while s.check() == z3.sat:
+        m = s.model()
+        out.append(unroll.concrete(m, act))
+        s.add(z3.Or([v != m.eval(v, model_completion=True) for v in act.values()]))
+    return sorted(out, key=lambda a: [int(a[f]) for f in ACTION_FIELDS])
+
+
+def claimed_var(act: dict) -> str:
+    """The state variable a claim is about (GEN-4)."""
+    claim = CLAIMS[act["claim"]]
+    return {"lp": f"lp[{act['player']}]", "atk": f"atk[{act['card']}]", "location": f"loc[{act['card']}]",
+            "destroyed_by_battle": f"dbb[{act['card']}]", "face_up": f"faceup[{act['card']}]"}[claim]
+
+
+def claim_values(scene, act, states) -> list:
+    """GEN-4 makes a claim legal exactly when its value is the state's, so only the values the
+    two states hold can be legal under one set and not the other."""
+    i = scene.index[claimed_var(act)]
+    return sorted({int(s[i]) for s in states})
+
+
+class Explorer:
+    """Breadth-first over the pairs of states (one per rule set) that one sequence of actions
+    reaches, legal under both, stepping each set's compiled relation (`model/compiled.py`: the
+    solver's own terms, tested equal to it). Every action of the domain is tried at every pair,
+    and pairs already reached are not expanded again, so the search is exhaustive up to its
+    bound and meets each difference first at its shortest length."""
+
+    def __init__(self, scene):
+        self.scene = scene
+        a, b = scene.a, scene.b
+        self.align = fine_of(a, b)
+        self.lead = 0 if not self.align or self.align[0] == a else 1
+        self.coarse = None if not self.align else (1 if self.align[1] == b else 0)
+        self.stutter = {vocab.W[w] for w in stutter_windows(*self.align)} if self.align else set()
+        self.parent = {scene.start: None}
+        self.frontier = [scene.start]
+        ix = scene.index
+        self.window, self.passes, self.chain_len = ix["window"], ix["passes"], ix["chain_len"]
+
+    def path(self, joint) -> list:
+        acts = []
+        while self.parent[joint] is not None:
+            joint, act = self.parent[joint]
+            acts.append(act)
+        return acts[::-1]
+
+    def level(self, deadline):
+        """Steps from every pair of the frontier. Yields (pair, action, broken rule IDs per
+        set) for each action legal under one set and illegal under the other; the pairs that
+        both sets reach legally form the next frontier. Returns early at the deadline."""
+        sc = self.scene
+        names = (sc.a, sc.b)
+        nxt = []
+        for joint in self.frontier:
+            if time.monotonic() > deadline:
+                self.frontier = None
+                return
+            lead = joint[self.lead]
+            for act, fields in sc.actions:
+                kind = act["kind"]
+                # closing a window is `next`; two passes with an empty Chain are the same step
+                if kind == AK["pass"] and lead[self.chain_len] == 0 and lead[self.passes] == 1:
+                    continue
+                stut = kind == AK["next"] and lead[self.window] in self.stutter
+                # a `next` between two fine windows of one coarse part leaves the coarse state as
+                # it is; that is the same game only when nobody has passed yet
+                if stut and lead[self.passes] != 0:
+                    continue
+                if kind == AK["claim"]:
+                    for v in claim_values(sc, act, joint):
+                        claim = dict(act, value=v)
+                        broken = [sc.at(n, s, fields[:-1] + [v])[0] for n, s in zip(names, joint)]
+                        if bool(broken[0]) != bool(broken[1]):
+                            yield joint, claim, broken
+                    continue
+                steps = [sc.at(n, s, fields) if not (stut and i == self.coarse) else ((), s)
+                         for i, (n, s) in enumerate(zip(names, joint))]
+                broken = [b for b, _ in steps]
+                if bool(broken[0]) != bool(broken[1]):
+                    if not stut:
+                        yield joint, act, broken
+                elif not broken[0]:
+                    after = tuple(s for _, s in steps)
+                    if after not in self.parent:
+                        self.parent[after] = (joint, act)
+                        nxt.append(after)
+        self.frontier = nxt
 
 
 def untargeted(uni) -> list:
@@ -242,14 +278,14 @@ def untargeted(uni) -> list:
             if eff.target != "chosen" and eff.negates == "none" and eff.resolution not in ("negate", "negate_destroy")]
 
 
-def explain(search: Search, acts, length):
-    """Replay a witness with check's machinery and name its class."""
-    a, b = search.a, search.b
-    sides = replay(search.play, (a, b), search.cards, acts)
+def explain(scene: Scene, acts, length):
+    """Replay a witness with check's machinery (the solver) and name its class."""
+    a, b = scene.a, scene.b
+    sides = replay(scene.play, (a, b), scene.cards, acts)
     verdicts = {n: s.verdict for n, s in sides.items()}
     if sorted(verdicts.values()) != ["illegal", "legal"]:
-        raise RuntimeError(f"scenario {search.sc.name}: the solver's witness replays as {verdicts}; "
-                           "the unrolled relation and check disagree")
+        raise RuntimeError(f"scenario {scene.sc.name}: the witness replays as {verdicts}; "
+                           "the compiled relation and the solver disagree")
     legal_in = next(n for n, v in verdicts.items() if v == "legal")
     illegal_in = next(n for n, v in verdicts.items() if v == "illegal")
     broken, facts = sides[illegal_in].detail
@@ -259,33 +295,45 @@ def explain(search: Search, acts, length):
     claim, causes = None, {}
     if last["kind"] == AK["claim"]:
         claim = CLAIMS[last["claim"]]
-        var = {"lp": f"lp[{last['player']}]", "atk": f"atk[{last['card']}]", "location": f"loc[{last['card']}]",
-               "destroyed_by_battle": f"dbb[{last['card']}]", "face_up": f"faceup[{last['card']}]"}[claim]
+        var = claimed_var(last)
         for n, s in sides.items():
             where = s.run.line_of.get(var, ())
             causes[n] = where[2] if len(where) > 2 else None
-    plays = {n: _play_text(search, s, broken) for n, s in sides.items()}
+    plays = {n: _play_text(scene, s, broken) for n, s in sides.items()}
     if claim:
-        needed = sorted(set(needed) | decisive(search, sides, var, plays))
+        needed = sorted(set(needed) | decisive(scene, sides, var, plays))
     placed = []
     if "GEN-1" in broken and last["kind"] == AK["activate"]:
         mine = set(rulesets.load(illegal_in).rules) - set(rulesets.load(legal_in).rules)
-        placed = [r for r in sorted(mine)
-                  if z3.is_true(z3.simplify(search.placed(illegal_in, r, z3.IntVal(last["eff"]))))]
+        placed = [r for r in sorted(mine) if scene.placed(illegal_in, r, last["eff"])]
     kind = classify((a, b), legal_in, illegal_in, broken, needed + placed, causes)
     return Difference(legal_in, illegal_in, list(broken), needed, claim, causes, kind, placed, length,
-                      search.sc.name, plays, facts)
+                      scene.sc.name, plays, facts)
 
 
-def _play_text(search, s, broken):
-    p = Play(f"<{s.ruleset}>", title="", ruleset=s.ruleset, turn=search.play.turn,
-             turn_player=search.play.turn_player, lp=dict(search.play.lp), cards=list(search.play.cards),
+def member(scene: Scene, d: Difference, joint, act, broken: dict, legal_in, illegal_in) -> bool:
+    """Whether a witness belongs to found class `d`: the same direction, it breaks all of the
+    class's rules (and maybe more), the same claim, or, for an activation, the illegal set
+    places the effect by the same rules and the legal step relies on the same rules."""
+    if (d.legal_in, d.illegal_in) != (legal_in, illegal_in) or not set(d.broken) <= set(broken[illegal_in]):
+        return False
+    if d.claim:
+        return act["kind"] == AK["claim"] and CLAIMS[act["claim"]] == d.claim
+    if not all(scene.placed(illegal_in, r, act["eff"]) for r in d.placed):
+        return False
+    state = joint[(scene.a, scene.b).index(legal_in)]
+    return not d.needed or scene.needed(legal_in, state, act, d.needed) >= set(d.needed)
+
+
+def _play_text(scene, s, broken):
+    p = Play(f"<{s.ruleset}>", title="", ruleset=s.ruleset, turn=scene.play.turn,
+             turn_player=scene.play.turn_player, lp=dict(scene.play.lp), cards=list(scene.play.cards),
              actions=list(s.specs), expect=s.verdict,
              expect_rules=list(broken) if s.verdict == "illegal" else [])
     return to_text(p)
 
 
-def decisive(search, sides, var, plays) -> set:
+def decisive(scene, sides, var, plays) -> set:
     """For a claim: the set-specific rules in the update of the claimed variable whose removal
     from their set flips that set's verdict on its witness play (e.g. BD-1's order of battle
     damage modifiers inside the damage calculation)."""
@@ -295,7 +343,7 @@ def decisive(search, sides, var, plays) -> set:
         mine = set(rulesets.load(n).rules) - set().union(*(set(rulesets.load(m).rules) for m in names if m != n))
         for rid in sorted(update_rules(sides[n].run.rel, var) & mine):
             play = parse_text(plays[n], f"<{n}>")
-            v, at = verdict_of(Ablated(play, n, search.cards, rid), play)
+            v, at = verdict_of(Ablated(play, n, scene.cards, rid), play)
             # the flip must be at the claim itself: a rule whose removal breaks the play earlier
             # (a window transition) is not what the claim tells apart
             if v != sides[n].verdict and (v == "legal" or at == len(play.actions)):
@@ -334,33 +382,28 @@ def diff(a: str, b: str, max_length=DEFAULT_MAX_LENGTH, timeout_s=DEFAULT_TIMEOU
     keys = set()
     status, note = "complete", ""
     for sc in scenarios:
-        search = Search(a, b, sc, cards, found, timeout_ms=max(1000, int(timeout_s * 1000)))
+        scene = Scene(a, b, sc, cards)
+        search = Explorer(scene)
         for k in range(max_length):
-            search.extend(k)
-            while True:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    status, note = "timeout", f"time limit {timeout_s} s reached in scenario {sc.name} at length {k + 1}"
-                    break
-                search.solver.set("timeout", max(1, int(left * 1000)))
-                acts = search.ask(k)
-                if acts is None:
-                    break
-                if acts == "unknown":
-                    status = "timeout" if time.monotonic() >= deadline - 0.5 else "unknown"
-                    note = f"the solver answered unknown in scenario {sc.name} at length {k + 1}"
-                    break
-                d = explain(search, acts, k + 1)
+            for joint, act, broken in search.level(deadline):
+                broken = dict(zip((a, b), broken))
+                legal_in = a if not broken[a] else b
+                illegal_in = b if legal_in == a else a
+                if any(member(scene, d, joint, act, broken, legal_in, illegal_in) for d in found):
+                    continue
+                d = explain(scene, search.path(joint) + [act], k + 1)
                 if d.key() in keys:
-                    raise RuntimeError(f"class {d.key()} found twice: blocking did not exclude it")
+                    raise RuntimeError(f"class {d.key()} found twice: a witness of it was not counted in it")
                 keys.add(d.key())
                 confirm(d, Path(out_dir) if out_dir else None, len(found) + 1)
                 found.append(d)
                 if progress:
                     progress(d)
-            if status != "complete":
+            if search.frontier is None:
+                status, note = "timeout", f"time limit {timeout_s} s reached in scenario {sc.name} at length {k + 1}"
                 break
-            search.commit(k)
+            if not search.frontier:
+                break   # no pair of states to go on from: nothing longer differs either
         if status != "complete":
             break
     return Result(a, b, max_length, found, status, time.monotonic() - start,

@@ -50,6 +50,15 @@ SCENARIOS = (
         ("enter battle phase", "next", "attack Knight -> Amazoness", "next", "next", "next", "next"),
     ),
     Scenario(
+        "replacement",
+        "from damage calculation: a monster destroyed by battle and a replacement-for-destruction "
+        "effect (\"The Six Samurai - Zanji\"'s)",
+        'A monster "The Six Samurai - Zanji" as Zanji\n'
+        'A monster "The Six Samurai - Irou" as Irou\n'
+        'B monster "Blue-Eyes White Dragon" as BEWD\n',
+        ("enter battle phase", "next", "attack Zanji -> BEWD", "next", "next", "next", "next"),
+    ),
+    Scenario(
         "end-of-damage-step",
         "from the end of the Damage Step: a monster destroyed by battle and two Traps that respond to it",
         'A monster "Dark Magician"\n'
