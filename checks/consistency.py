@@ -27,8 +27,9 @@ from .check import DEFAULT_RLIMIT, Run, Universe, check_play
 from .model import rulesets, vocab
 from .model.rules.chain import speed_term
 from .model.state import A as AK
-from .model.state import NONE
+from .model.state import ACTION_FIELDS, NONE
 from .model.step import StepRelation, bucket, relation
+from .explore import Explorer, Scene
 from .options import options
 from .play import Play, load, parse_text, to_text
 from .replay import catalogue_cards, fact_list, replay, scenario_play, start_state
@@ -116,7 +117,7 @@ def satisfiable(name: str, timeout_s: float, max_steps: int = 16) -> dict:
 
 # --- contradictions ---------------------------------------------------------------------------
 
-def candidates(uni, ncards):
+def candidates(uni) -> list:
     """Every kind of move a player could make now, with no target (a target never makes an
     activation legal that is illegal without one, except for a chosen target, tried by options)."""
     out = [dict(kind=AK["pass"], player=p) for p in (0, 1)]
@@ -126,58 +127,57 @@ def candidates(uni, ncards):
             out.append(dict(kind=AK["activate"], player=vocab.PLAYERS.index(uni.specs[c].player), eff=e))
     base = dict(kind=0, player=NONE, eff=0, card=NONE, target=NONE, direct=False, window=NONE, link=0,
                 named=NONE, other=NONE, claim=0, value=0)
-    return [{k: (z3.BoolVal(v) if isinstance(v, bool) else z3.IntVal(v)) for k, v in dict(base, **c).items()}
-            for c in out]
+    return [[dict(base, **c)[f] for f in ACTION_FIELDS] for c in out]
+
+
+# who holds priority decides who acts first, never whether an effect may be activated at all
+PRIORITY = {"PR-1", "PR-2"}
+
+
+def stuck(scene, state, cands) -> str | None:
+    """'deadlock' when the game is still on and every candidate move is refused; 'mandatory
+    refused' when a pending mandatory trigger's activation is refused by more than priority
+    (the other player may have to act first); else None."""
+    name = scene.names[0]
+    broken = [scene.at(name, state, c)[0] for c in cands]
+    if state[scene.index["window"]] != vocab.W["main2"] and all(broken):
+        return "deadlock"
+    for c, no in zip(cands, broken):
+        eff = c[ACTION_FIELDS.index("eff")]
+        if (c[0] == AK["activate"] and set(no) - PRIORITY and scene.uni.effects[eff][2].mandatory
+                and state[scene.index[f"trig[{eff}]"]]):
+            return "mandatory refused"
+    return None
 
 
 def stuck_search(name, scenario, max_length, deadline, cards):
-    play = scenario_play(scenario, f"<{scenario.name}>")
-    uni = Universe(play, cards)
-    rel = relation(name, len(uni.specs), len(uni.effects))
-    facts = fact_list(rel, uni, play)
-    opened = replay(play, (name,), cards, [])[name]
-    if opened.verdict != "legal":
-        raise RuntimeError(f"scenario {scenario.name}: its opening is {opened.verdict} under {name}")
-    traj = unroll.Trajectory(rel, "s_", opened.run.state, facts)
-    s = z3.Solver()
-    s.add(facts + traj.init)
-    acts, cands = [], candidates(uni, len(uni.specs))
-    found = []
+    """The shortest stuck state from the scenario's opening, breadth first over every state its
+    actions reach legally (`explore.py`), up to `max_length` actions."""
+    scene = Scene((name,), scenario, cards)
+    search, cands = Explorer(scene), candidates(scene.uni)
     for k in range(max_length + 1):
-        st = traj.state(k)
-        refused = [traj.illegal(k, c) for c in cands]
-        live = st["window"] != vocab.W["main2"]
-        mandatory = []
-        for e, c in enumerate(cands):
-            if int(str(c["kind"])) == AK["activate"]:
-                eff = int(str(c["eff"]))
-                if uni.effects[eff][2].mandatory:
-                    mandatory.append(z3.And(st[f"trig[{eff}]"], refused[e]))
-        for kind, goal in (("deadlock", z3.And([live] + refused)),
-                           ("mandatory refused", z3.Or(mandatory) if mandatory else z3.BoolVal(False))):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return found, "timeout"
-            s.set("timeout", max(1, int(left * 1000)))
-            r = s.check(goal)
-            if r == z3.unknown:
-                return found, "unknown"
-            if r == z3.sat:
-                seq = [unroll.concrete(s.model(), a) for a in acts]
-                found.append(describe_stuck(kind, scenario, play, name, cards, seq))
-                return found, "complete"   # one witness per scenario: the shortest
+        for (state,) in search.frontier:
+            if time.monotonic() > deadline:
+                return [], "timeout"
+            kind = stuck(scene, state, cands)
+            if kind:
+                return [describe_stuck(kind, scenario, scene.play, name, cards, search.path((state,)))], "complete"
         if k == max_length:
             break
-        act = unroll.action_vars(k, rel.ctx)
-        acts.append(act)
-        s.add(unroll.action_domain(act, len(uni.specs), len(uni.effects), 0))
-        s.add(act["kind"] != AK["claim"])
-        s.add(traj.legal(k, act))
-    return found, "complete"
+        for _ in search.level(deadline):
+            pass   # one rule set: no action is legal under one set and not another
+        if search.frontier is None:
+            return [], "timeout"
+        if not search.frontier:
+            break
+    return [], "complete"
 
 
 def describe_stuck(kind, scenario, play, name, cards, seq):
     side = replay(play, (name,), cards, seq)[name]
+    if side.verdict != "legal":
+        raise RuntimeError(f"scenario {scenario.name}: the way to a {kind} replays as {side.verdict}; "
+                           "the compiled relation and the solver disagree")
     text = to_text(Play(f"<{scenario.name}>", ruleset=name, cards=list(play.cards), actions=side.specs))
     o = options(parse_text(text, f"<{scenario.name}>"), name)
     detail, rules = [], set()
@@ -186,6 +186,9 @@ def describe_stuck(kind, scenario, play, name, cards, seq):
             ids = [r["rule"] for r in x.rules]
             detail.append(f"{x.what}: refused by {', '.join(ids)}")
             rules |= set(ids)
+    if kind == "deadlock" and any(x.allowed for x in o.game):
+        raise RuntimeError(f"scenario {scenario.name}: the solver allows a move in a deadlock the compiled "
+                           "relation found")
     return Finding(kind, scenario.name, sorted(rules), detail, text)
 
 
@@ -327,7 +330,7 @@ def source_conflicts(cards):
 
 # --- the command --------------------------------------------------------------------------------
 
-def consistency(name: str, max_length: int = 4, timeout_s: float = 600, dead_rules: bool = False,
+def consistency(name: str, max_length: int = 8, timeout_s: float = 600, dead_rules: bool = False,
                 scenarios=SCENARIOS) -> Report:
     start = time.monotonic()
     deadline = start + timeout_s

@@ -1,12 +1,12 @@
 """Where two rule sets disagree: shortest plays legal under one and illegal under the other.
 
-For each set-up of `scenarios.SCENARIOS` both step relations are unrolled along one shared
-sequence of actions (`unroll.py`); the solver is asked for a sequence whose steps are legal
-under both sets except the last, which is legal under one and illegal under the other. Lengths
-grow from 1 to K, so the first witness of a class is a shortest one. The witness is replayed
-with `check.Run` under both sets, which names the class: the rules the illegal step breaks and
-the rules the legal step needs. The class is then blocked (the same broken rules, with the same
-permissions holding) and the solver asked again, until no class is left up to K or time runs out.
+For each set-up of `scenarios.SCENARIOS` both rule sets are stepped along shared sequences of
+actions, breadth first (`explore.py`): every action at every pair of states reached legally
+under both, so lengths grow from 1 to K and the first witness of a class is a shortest one. A
+witness is an action legal under one set and illegal under the other. It is replayed by the
+solver with `check.Run` under both sets, which names its class: the rules the illegal step
+breaks and the rules the legal step needs. Later witnesses of a found class are counted in it
+(`member`); the search goes on until every pair up to K has been tried or time runs out.
 """
 from __future__ import annotations
 
@@ -14,16 +14,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import z3
-
-from . import unroll
 from .check import check_play
-from .model import rulesets, vocab
+from .explore import Explorer, Scene, claimed_var
+from .model import rulesets
 from .model.state import A as AK
-from .model.state import ACTION_FIELDS, CLAIMS
+from .model.state import CLAIMS
 from .play import Play, parse_text, to_text
-from .replay import (Ablated, catalogue_cards, fine_of, needed_rules, replay, scenario_play, stutter_windows,
-                     update_rules, verdict_of)
+from .replay import Ablated, catalogue_cards, replay, update_rules, verdict_of
 from .scenarios import SCENARIOS
 
 DEFAULT_MAX_LENGTH = 8
@@ -120,162 +117,6 @@ def classify(a_sets, legal_in, illegal_in, broken, needed, causes):
     resting = [(r, n) for n in (legal_in, illegal_in) for r in needed if r in only[n]]
     resting += [(r, n) for n, r in causes.items() if r and r in only[n]]
     return "contradiction" if any(has_counterpart(r, n) for r, n in resting) else "coverage gap"
-
-
-class Scene:
-    """One scenario after its opening: a `check.Run` per rule set (placed at any state the
-    search reaches, to ask the solver about it) and the actions the search tries."""
-
-    def __init__(self, a, b, scenario, cards):
-        self.a, self.b, self.sc, self.cards = a, b, scenario, cards
-        self.play = scenario_play(scenario, f"<{scenario.name}>")
-        opened = replay(self.play, (a, b), cards, [])
-        for side in opened.values():
-            if side.verdict != "legal":
-                raise RuntimeError(f"scenario {scenario.name}: its opening is {side.verdict} under {side.ruleset}")
-        self.runs = {n: opened[n].run for n in (a, b)}
-        self.uni = self.runs[a].uni
-        if any(r.evaluator is None for r in self.runs.values()):
-            raise RuntimeError("diff searches the compiled relation, and it could not be built")
-        self.index = self.runs[a].index
-        self.start = tuple(tuple(self.runs[n].vals) for n in (a, b))
-        tp = 0 if self.play.turn_player == "A" else 1
-        acts = action_list(self.runs[a].ctx, len(self.uni.specs), len(self.uni.effects), tp, untargeted(self.uni))
-        self.actions = [(act, [act[f] for f in ACTION_FIELDS]) for act in acts]
-        self._placed = {}
-
-    def at(self, name, state, act: list):
-        """The compiled relation of `name` on one step (an action in ACTION_FIELDS order):
-        (broken rule IDs, state after)."""
-        run = self.runs[name]
-        broken, post = run.evaluator.step(state, act, run.prepared)
-        return broken, tuple(post)
-
-    def needed(self, name, state, act, rules) -> set:
-        """Which of `rules` the legal step `act` relies on under `name` (replay.needed_rules)."""
-        run = self.runs[name]
-        run.vals = list(state)
-        return set(needed_rules(run, act, set(rules)))
-
-    def placed(self, name, rid, eff: int) -> bool:
-        """Whether rule `rid` of set `name` opens some window for effect `eff`: its timing
-        grant holds for some state, under the set-up's facts."""
-        key = (name, rid, eff)
-        if key not in self._placed:
-            run = self.runs[name]
-            lit = run.rel.lits.get(rid)
-            # each grant is And(rule literal, term): the literal names the rule it comes from
-            bodies = [z3.And(list(t.children())[1:]) for t in run.ctx._grants.get("timing", [])
-                      if lit is not None and z3.is_and(t) and t.num_args() > 1 and t.arg(0).eq(lit)]
-            s = z3.Solver()
-            s.add([t for t, _ in run.statics] + [run.ctx.act.eff == eff, z3.Or(bodies)])
-            self._placed[key] = bool(bodies) and s.check() == z3.sat
-        return self._placed[key]
-
-
-def action_list(ctx, ncards, neffects, tp, untargeted) -> list:
-    """Every action `unroll.action_domain` admits, enumerated by the solver (claims with value
-    0: the search puts in the values the two states hold, see `claim_values`)."""
-    act = unroll.action_vars(0, ctx)
-    s = z3.Solver()
-    s.add(unroll.action_domain(act, ncards, neffects, tp, untargeted=untargeted))
-    s.add(z3.Implies(act["kind"] == AK["claim"], act["value"] == 0))
-    out = []
-    while s.check() == z3.sat:
-        m = s.model()
-        out.append(unroll.concrete(m, act))
-        s.add(z3.Or([v != m.eval(v, model_completion=True) for v in act.values()]))
-    return sorted(out, key=lambda a: [int(a[f]) for f in ACTION_FIELDS])
-
-
-def claimed_var(act: dict) -> str:
-    """The state variable a claim is about (GEN-4)."""
-    claim = CLAIMS[act["claim"]]
-    return {"lp": f"lp[{act['player']}]", "atk": f"atk[{act['card']}]", "location": f"loc[{act['card']}]",
-            "destroyed_by_battle": f"dbb[{act['card']}]", "face_up": f"faceup[{act['card']}]"}[claim]
-
-
-def claim_values(scene, act, states) -> list:
-    """GEN-4 makes a claim legal exactly when its value is the state's, so only the values the
-    two states hold can be legal under one set and not the other."""
-    i = scene.index[claimed_var(act)]
-    return sorted({int(s[i]) for s in states})
-
-
-class Explorer:
-    """Breadth-first over the pairs of states (one per rule set) that one sequence of actions
-    reaches, legal under both, stepping each set's compiled relation (`model/compiled.py`: the
-    solver's own terms, tested equal to it). Every action of the domain is tried at every pair,
-    and pairs already reached are not expanded again, so the search is exhaustive up to its
-    bound and meets each difference first at its shortest length."""
-
-    def __init__(self, scene):
-        self.scene = scene
-        a, b = scene.a, scene.b
-        self.align = fine_of(a, b)
-        self.lead = 0 if not self.align or self.align[0] == a else 1
-        self.coarse = None if not self.align else (1 if self.align[1] == b else 0)
-        self.stutter = {vocab.W[w] for w in stutter_windows(*self.align)} if self.align else set()
-        self.parent = {scene.start: None}
-        self.frontier = [scene.start]
-        ix = scene.index
-        self.window, self.passes, self.chain_len = ix["window"], ix["passes"], ix["chain_len"]
-
-    def path(self, joint) -> list:
-        acts = []
-        while self.parent[joint] is not None:
-            joint, act = self.parent[joint]
-            acts.append(act)
-        return acts[::-1]
-
-    def level(self, deadline):
-        """Steps from every pair of the frontier. Yields (pair, action, broken rule IDs per
-        set) for each action legal under one set and illegal under the other; the pairs that
-        both sets reach legally form the next frontier. Returns early at the deadline."""
-        sc = self.scene
-        names = (sc.a, sc.b)
-        nxt = []
-        for joint in self.frontier:
-            if time.monotonic() > deadline:
-                self.frontier = None
-                return
-            lead = joint[self.lead]
-            for act, fields in sc.actions:
-                kind = act["kind"]
-                # closing a window is `next`; two passes with an empty Chain are the same step
-                if kind == AK["pass"] and lead[self.chain_len] == 0 and lead[self.passes] == 1:
-                    continue
-                stut = kind == AK["next"] and lead[self.window] in self.stutter
-                # a `next` between two fine windows of one coarse part leaves the coarse state as
-                # it is; that is the same game only when nobody has passed yet
-                if stut and lead[self.passes] != 0:
-                    continue
-                if kind == AK["claim"]:
-                    for v in claim_values(sc, act, joint):
-                        claim = dict(act, value=v)
-                        broken = [sc.at(n, s, fields[:-1] + [v])[0] for n, s in zip(names, joint)]
-                        if bool(broken[0]) != bool(broken[1]):
-                            yield joint, claim, broken
-                    continue
-                steps = [sc.at(n, s, fields) if not (stut and i == self.coarse) else ((), s)
-                         for i, (n, s) in enumerate(zip(names, joint))]
-                broken = [b for b, _ in steps]
-                if bool(broken[0]) != bool(broken[1]):
-                    if not stut:
-                        yield joint, act, broken
-                elif not broken[0]:
-                    after = tuple(s for _, s in steps)
-                    if after not in self.parent:
-                        self.parent[after] = (joint, act)
-                        nxt.append(after)
-        self.frontier = nxt
-
-
-def untargeted(uni) -> list:
-    """Effects whose text chooses no target: the catalogue's resolution applies to a fixed card
-    and the effect negates nothing (a negation names the Chain Link it answers)."""
-    return [e for e, (_, _, eff) in enumerate(uni.effects)
-            if eff.target != "chosen" and eff.negates == "none" and eff.resolution not in ("negate", "negate_destroy")]
 
 
 def explain(scene: Scene, acts, length):
@@ -382,7 +223,7 @@ def diff(a: str, b: str, max_length=DEFAULT_MAX_LENGTH, timeout_s=DEFAULT_TIMEOU
     keys = set()
     status, note = "complete", ""
     for sc in scenarios:
-        scene = Scene(a, b, sc, cards)
+        scene = Scene((a, b), sc, cards)
         search = Explorer(scene)
         for k in range(max_length):
             for joint, act, broken in search.level(deadline):

@@ -80,7 +80,7 @@ def diff_cmd(ruleset_a, ruleset_b, max_length, out_dir, fmt, timeout_s):
 
 @click.command("consistency")
 @click.argument("ruleset", type=click.Choice(rulesets.NAMES))
-@click.option("--max-length", "max_length", type=click.IntRange(1, 20), default=4, show_default=True,
+@click.option("--max-length", "max_length", type=click.IntRange(1, 20), default=8, show_default=True,
               help="Longest sequence searched for contradictions, in actions after a scenario's opening.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--timeout", "timeout_s", type=click.IntRange(1, 86_400), default=600, show_default=True,
