@@ -184,6 +184,40 @@ def test_source_conflicts_are_shown_as_plays_on_which_the_readings_disagree():
     assert all(c["disagree"] for c in out.values())
 
 
+class _Scene:
+    """A stand-in for explore.Scene: each candidate move's broken rules are given."""
+    names = ("ocg",)
+    index = {"window": 0, "trig[0]": 1}
+
+    def __init__(self, refusals, mandatory=True):
+        self.refusals = refusals
+        eff = type("Eff", (), {"mandatory": mandatory})
+        self.uni = type("Uni", (), {"effects": [(0, 1, eff)]})
+
+    def at(self, name, state, act):
+        return self.refusals[tuple(act[:3])], state
+
+
+def test_stuck_states_are_told_apart():
+    from ygo_timing.consistency import stuck
+    from ygo_timing.model import vocab
+    from ygo_timing.model.state import A
+    pass_a, nxt, act = [A["pass"], 0, 0], [A["next"], -1, 0], [A["activate"], 1, 0]
+    live, pending = vocab.W["ds_end"], True
+    everything = {tuple(pass_a): ["PR-1"], tuple(nxt): ["D5-2"], tuple(act): ["GEN-2"]}
+    assert stuck(_Scene(everything), (live, pending), [pass_a, nxt, act]) == "deadlock"
+    # Main Phase 2 ends the Battle Phase: nothing left to do there is no deadlock
+    assert stuck(_Scene(everything), (vocab.W["main2"], pending), [pass_a, nxt, act]) == "mandatory refused"
+    only_priority = {**everything, tuple(pass_a): [], tuple(act): ["PR-1"]}
+    # the controller has to wait for the other player to pass: not refused
+    assert stuck(_Scene(only_priority), (live, pending), [pass_a, nxt, act]) is None
+    # a refusal beyond priority counts only for a pending mandatory trigger
+    refused = {**everything, tuple(pass_a): []}
+    assert stuck(_Scene(refused), (live, pending), [pass_a, nxt, act]) == "mandatory refused"
+    assert stuck(_Scene(refused), (live, False), [pass_a, nxt, act]) is None
+    assert stuck(_Scene(refused, mandatory=False), (live, pending), [pass_a, nxt, act]) is None
+
+
 def test_consistency_command_json():
     r = run("consistency", "tcg", "--max-length", "2", "--format", "json")
     out = json.loads(r.output)
