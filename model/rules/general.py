@@ -35,13 +35,15 @@ def gen1(ctx):
 
 def waiting_event_triggers(ctx):
     """Mandatory event triggers that are pending and could still be activated (the card is face-up
-    in the Monster Zone, and is not barred from the Damage Step by its own text)."""
+    in the Monster Zone, and is not barred from the Damage Step by its text, DS-3, or by how it
+    changes ATK/DEF, DS-4, DS-5)."""
     S, pre = ctx.S, ctx.pre
     out = []
     for e in ctx.effects:
         c = S.inst(e)
         there = z3.And(ctx.sel(pre.loc, c, z3.IntVal(0)) == MZ, ctx.sel(pre.faceup, c, z3.BoolVal(False)))
-        barred = z3.And(S.no_ds(e), ctx.ds())
+        barred = z3.And(ctx.ds(), z3.Or(S.no_ds(e), S.atkdef(e) == vocab.AD["indirect"],
+                                        S.atkdef(e) == vocab.AD["maybe"]))
         out.append(z3.And(pre.trig[e], S.mandatory(e), event_trigger(ctx, e), there, z3.Not(barred)))
     return out or [z3.BoolVal(False)]
 
