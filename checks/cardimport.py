@@ -56,6 +56,9 @@ EVENT_CONDITION = {
     (E["EVENT_BATTLE_DAMAGE"], True): "battle_damage_dealt",
     # in a battle, a monster is flipped face-up by the attack (other flips are not simulated)
     (E["EVENT_FLIP"], True): "flipped_by_attack",
+    # a Trigger Effect of this card on its Special Summon: the model's event is a resolving
+    # effect's Special Summon (GEN-1); on other kinds the condition would hold always: see below
+    (E["EVENT_SPSUMMON_SUCCESS"], True): "summoned",
 }
 # Field-scope battle events whose condition depends on whose monster or which player: unknown.
 FIELD_UNSETTLED = {E["EVENT_BATTLE_DAMAGE"], E["EVENT_BATTLE_DESTROYING"], E["EVENT_BE_BATTLE_TARGET"]}
@@ -281,6 +284,8 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str):
                                   "position" if codev == E["EVENT_CHANGE_POS"] else
                                   "location" if codev in LOCATION_EVENTS else "other")
         base = EVENT_CONDITION.get((codev, single), "none")
+        if base == "summoned" and ekind != "trigger":
+            base = "none"   # the catalogue admits `summoned` on Trigger Effects only
         if not single and codev in FIELD_UNSETTLED:
             unknown.append("condition")
         elif cond is not None and not only_until:

@@ -119,6 +119,7 @@ CONDITIONS = (
     "opponent_monster_count_changed",  # reserved for replay-related effects
     "controls_same_archetype",   # its controller controls another face-up monster of its archetype
     "battled",                   # this card battled this turn (End Step effects)
+    "summoned",                  # this card was Special Summoned by a resolving effect; the pending trigger carries the event
 )
 CO = {name: i for i, name in enumerate(CONDITIONS)}
 

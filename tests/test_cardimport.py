@@ -62,6 +62,13 @@ def test_damage_step_only_condition_names_its_windows(imported):
     assert eff["import"]["until_calc"] is True and "condition" in eff["unknown"]
 
 
+def test_special_summon_trigger_is_the_summoned_event(imported):
+    # a single-card Trigger Effect on EVENT_SPSUMMON_SUCCESS: the model's `summoned` event (GEN-1)
+    [eff] = entry(imported, "Test Summoner")["effects"]
+    assert (eff["kind"], eff["condition"], eff["trigger_class"], eff["timings"]) == (
+        "trigger", "summoned", "location", [])
+
+
 def test_flip_effect(imported):
     [eff] = entry(imported, "Test Flipper")["effects"]
     assert (eff["kind"], eff["mandatory"], eff["trigger_class"]) == ("flip", True, "flipped")

@@ -6,7 +6,8 @@ from .. import vocab
 from ..state import CALC_PENDING, CL, NONE
 from .base import Update, rule
 from .chain import is_trigger
-from .tables import condition_holds, timed
+from .resolution import applies
+from .tables import condition_holds, event_trigger, timed
 
 MZ, STZ, HAND, GY, BAN = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "hand", "graveyard", "banished"))
 GENERAL = ["card text and game mechanics (not in the sources)"]
@@ -14,17 +15,48 @@ GENERAL = ["card text and game mechanics (not in the sources)"]
 
 @rule("GEN-1", "An effect is activated only when its own condition holds; an effect that names a "
       "timing, or is triggered, only in a window the rule set opens for it, and a triggered "
-      "effect only while its trigger is pending; a replacement-for-destruction effect is applied "
-      "only where the rule set opens a window for it (the OCG's D4-7; the TCG sources open none).",
+      "effect only while its trigger is pending; a Trigger Effect on this card being Special "
+      "Summoned becomes pending when the Chain Link that summons it resolves and stays pending "
+      "until the window changes or a Chain starts resolving (a mandatory one must be activated "
+      "by then); a replacement-for-destruction effect is applied only where the rule set opens a "
+      "window for it (the OCG's D4-7; the TCG sources open none).",
       GENERAL)
 def gen1(ctx):
     pre, e = ctx.pre, ctx.eff
-    in_window = z3.Implies(timed(ctx, e), ctx.grant("timing"))
+    # an event trigger's timing is its event: the pending flag, not a window grant, places it
+    in_window = z3.Implies(z3.And(timed(ctx, e), z3.Not(event_trigger(ctx, e))), ctx.grant("timing"))
     pending = z3.Implies(is_trigger(ctx, e), ctx.sel(pre.trig, e, z3.BoolVal(False)))
     activation = z3.Implies(ctx.activating, z3.And(condition_holds(ctx, e, pre), in_window, pending,
                                                    negates_what_it_says(ctx, e)))
     # without this a rule set with no replacement window (tcg) would accept any `replace`
-    return z3.And(activation, z3.Implies(ctx.is_("replace"), ctx.grant("replace")))
+    return z3.And(activation, z3.Implies(ctx.is_("replace"), ctx.grant("replace")),
+                  z3.Not(z3.And(event_missed(ctx), z3.Or(waiting_event_triggers(ctx)))))
+
+
+def waiting_event_triggers(ctx):
+    """Mandatory event triggers that are pending and could still be activated (the card is face-up
+    in the Monster Zone, and is not barred from the Damage Step by its text, DS-3, or by how it
+    changes ATK/DEF, DS-4, DS-5)."""
+    S, pre = ctx.S, ctx.pre
+    out = []
+    for e in ctx.effects:
+        c = S.inst(e)
+        there = z3.And(ctx.sel(pre.loc, c, z3.IntVal(0)) == MZ, ctx.sel(pre.faceup, c, z3.BoolVal(False)))
+        barred = z3.And(ctx.ds(), z3.Or(S.no_ds(e), S.atkdef(e) == vocab.AD["indirect"],
+                                        S.atkdef(e) == vocab.AD["maybe"]))
+        out.append(z3.And(pre.trig[e], S.mandatory(e), event_trigger(ctx, e), there, z3.Not(barred)))
+    return out or [z3.BoolVal(False)]
+
+
+def event_missed(ctx):
+    """The step ends the moment an event trigger belongs to: the window changes, or a Chain starts
+    resolving (in the Start and End Step triggers start Chains of their own, CH-6)."""
+    pre = ctx.pre
+    # a replay's choice (retarget, stop attack) comes first and keeps the trigger (gen1_event)
+    moves_on = ctx.is_("next", "end_bp", "attack", "enter_bp", "skip_bp")
+    second_pass = z3.And(ctx.is_("pass"), pre.passes == 1,
+                         z3.Or(pre.chain_len == 0, z3.Not(ctx.win("start_step", "end_step"))))
+    return z3.Or(moves_on, second_pass)
 
 
 def negates_what_it_says(ctx, e):
@@ -36,6 +68,23 @@ def negates_what_it_says(ctx, e):
              "spell_trap": z3.Or(spell, trap), "any": z3.BoolVal(True)}
     ok = z3.And([z3.Implies(S.negates(e) == vocab.NG[k], t) for k, t in kinds.items()])
     return z3.Implies(z3.And(S.negates(e) != vocab.NG["none"], ctx.pre.chain_len > 0), ok)
+
+
+@rule("GEN-1", "", GENERAL, shape="update")
+def gen1_event(ctx):
+    # Registered before gen1_clear, so it wins on the step it applies to: a Chain whose end moves
+    # the game on (BS-2, D3-3, T4, ES-1), or a replay's choice (BS-3, which comes first), carries
+    # the event's pending trigger to the next open game state.
+    S, pre = ctx.S, ctx.pre
+    t = ctx.top_target()
+    summons = z3.And(applies(ctx, "special_summon"), t != NONE,
+                     ctx.sel(pre.loc, t, z3.IntVal(0)) != MZ)
+    keeps = ctx.is_("resolve_link", "retarget", "stop_attack")
+    return [Update("trig", e, z3.And(event_trigger(ctx, e),
+                                     z3.Or(z3.And(summons, S.inst(e) == t),
+                                           z3.And(keeps, pre.trig[e]))),
+                   z3.BoolVal(True))
+            for e in ctx.effects]
 
 
 @rule("GEN-1", "", GENERAL, shape="update")

@@ -8,6 +8,7 @@ import z3
 from .. import vocab
 from .base import Update, rule, table_rule
 from .battle import chain_end
+from .tables import event_trigger
 
 
 table_rule("D1-1", "At the start of the Damage Step a face-down attack target stays face-down; its "
@@ -186,7 +187,11 @@ table_rule("D5-2", "\"At the end of the Damage Step\" effects, and effects respo
       "started actively.", ["S2 87"])
 def d5_3(ctx):
     pre = ctx.pre
-    return z3.Implies(z3.And(ctx.activating, ctx.win("ds_end"), pre.chain_len == 0), pre.chains == 0)
+    # a trigger whose event (a Special Summon) happened while that Chain resolved is not started
+    # "actively" (主動, S2 87): it is owed a Chain of its own (GEN-1)
+    passive = event_trigger(ctx, ctx.eff)
+    return z3.Implies(z3.And(ctx.activating, ctx.win("ds_end"), pre.chain_len == 0, z3.Not(passive)),
+                      pre.chains == 0)
 
 
 table_rule("D5-6", "When nothing more activates or resolves, the Damage Step ends and play returns "

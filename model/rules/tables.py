@@ -41,6 +41,7 @@ def condition_holds(ctx, eff, st):
         "destroys_by_battle": z3.And(sel(st.destroyer, c), sel(st.loc, c) == MZ,  # S2 89: still there
                                      z3.Or(z3.Not(st.attacking), c == st.attacker, c == tgt)),
         "battled": sel(st.battled, c),
+        "summoned": z3.BoolVal(True),   # the event is the pending flag (GEN-1), not a state
         "monster_destroyed_by_battle": z3.Or(st.dbb) if ctx.ncards else z3.BoolVal(False),
         "battle_damage_dealt": z3.And(z3.Or(c == st.attacker, c == tgt), ctx.sel(st.bd, 1 - p) > 0),
         "battle_damage_dealt_direct": z3.And(tgt == NONE, S.ctrl(st.attacker) == p, ctx.sel(st.bd, 1 - p) > 0),
@@ -59,6 +60,12 @@ def condition_holds(ctx, eff, st):
     return out
 
 
+def event_trigger(ctx, eff):
+    """A Trigger Effect whose event happens while a Chain Link resolves (`summoned`): it becomes
+    pending then (GEN-1), never because a window opens."""
+    return z3.And(is_trigger(ctx, eff), ctx.S.cond(eff) == vocab.CO["summoned"])
+
+
 def overridden(ctx, eff):
     """The rule set places this effect by its condition, not by its named timing."""
     conds = {g["condition"] for g in ctx.ruleset.timing_grants if "condition" in g}
@@ -72,18 +79,20 @@ def matches(ctx, grant, eff):
     """Whether a `timing_grants` row is about this effect. Within the Damage Step a row for
     the effect's trigger condition wins over a row for its named timing (TCG puts battle-damage
     effects at sub-step 5 even when they say "after damage calculation"); a timing outside the
-    Damage Step (End Step effects) is never overridden."""
+    Damage Step (End Step effects) is never overridden. No row is about a `summoned` effect: its
+    event, not a window, makes it pending."""
     S = ctx.S
+    no_event = S.cond(eff) != vocab.CO["summoned"]
     if "timing" in grant:
         t = grant["timing"]
         if t in OUTSIDE_DS:
-            return S.names[t](eff)
-        return z3.And(S.names[t](eff), z3.Not(overridden(ctx, eff)))
+            return z3.And(S.names[t](eff), no_event)
+        return z3.And(S.names[t](eff), z3.Not(overridden(ctx, eff)), no_event)
     if "condition" in grant:
         return z3.And(S.cond(eff) == vocab.CO[grant["condition"]],
                       z3.Not(z3.Or([S.names[t](eff) for t in OUTSIDE_DS])))
     return z3.And(S.ekind(eff) == vocab.EK[grant["kind"]], z3.Not(overridden(ctx, eff)),
-                  z3.Not(z3.Or([S.names[t](eff) for t in vocab.TIMINGS])))
+                  z3.Not(z3.Or([S.names[t](eff) for t in vocab.TIMINGS])), no_event)
 
 
 def timed(ctx, eff):
