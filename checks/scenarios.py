@@ -2,11 +2,12 @@
 
 A search is exhaustive only over the cards it is given, so these set-ups are chosen to hold
 between them the cards the rule sets treat differently (a Flip monster, an optional Trigger
-Effect, "Flashbang", a Counter Trap, an ATK/DEF changer, a battle-damage modifier pair, Traps
+Effect, "Flashbang", a Counter Trap, an ATK/DEF changer, a battle-damage modifier pair, a
+replacement-for-destruction effect, a Fusion Summon trigger on being Special Summoned, Traps
 for the end of the Damage Step). Each has an opening (action lines, written in the finer
 `tcg` sub-steps; `diff` drops the `next` lines the coarser set does not have) so that a short
-search starts where its cards matter. Small set-ups keep the unrolled relation small (4 cards,
-4 effects: one size bucket of `step.relation`).
+search starts where its cards matter. Small set-ups keep the search small (4 cards, 4 effects:
+one size bucket of `step.relation`).
 """
 from __future__ import annotations
 
@@ -57,6 +58,16 @@ SCENARIOS = (
         'A monster "The Six Samurai - Irou" as Irou\n'
         'B monster "Blue-Eyes White Dragon" as BEWD\n',
         ("enter battle phase", "next", "attack Zanji -> BEWD", "next", "next", "next", "next"),
+    ),
+    Scenario(
+        "summoned-in-damage-step",
+        "from the end of the Damage Step: a monster destroyed by battle, \"Time Machine\" to revive it, "
+        "and its Fusion Summon trigger on being Special Summoned (the OCG printing of \"Fallen of Albaz\")",
+        'A monster "Dark Magician"\n'
+        'B monster "Fallen of Albaz (OCG text)" as Albaz\n'
+        'B set "Time Machine"\n',
+        ("enter battle phase", "next", 'attack "Dark Magician" -> Albaz',
+         "next", "next", "next", "next", "next", "next", "next"),
     ),
     Scenario(
         "end-of-damage-step",
