@@ -65,7 +65,10 @@ class Difference:
 
     @property
     def rules(self):
-        return sorted(set(self.broken) | set(self.needed) | set(self.placed)
+        # a refusing rule's counterpart in the legal set (DS-1 -> DS-T1) is where that set
+        # answers the same matter the other way, so the reader sees both
+        answer = {c for r in self.broken for c in counterparts(r) if c in rulesets.load(self.legal_in).rules}
+        return sorted(set(self.broken) | set(self.needed) | set(self.placed) | answer
                       | {c for c in self.causes.values() if c})
 
     def key(self):

@@ -143,6 +143,8 @@ def test_stored_diff_has_the_documented_differences():
     assert ("coverage gap", "tcg", ("D5-3", "T7")) in got
     # D4-7: only the OCG sources open a window for replacement-for-destruction effects (S2 81)
     assert ("coverage gap", "ocg", ("D4-7", "GEN-1")) in got
+    # rules.md: DS-1(e) excepts Fusion Summon effects, DS-T1(3) admits every Trigger Effect
+    assert ("contradiction", "tcg", ("DS-1", "DS-T1")) in got
 
 
 @pytest.mark.parametrize("path", _witness_files(), ids=lambda p: p.name)

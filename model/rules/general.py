@@ -7,9 +7,9 @@ from ..state import CALC_PENDING, CL, NONE
 from .base import Update, rule
 from .chain import is_trigger
 from .resolution import applies
-from .tables import condition_holds, event_trigger, timed
+from .tables import condition_holds, event_trigger, located, timed
 
-MZ, STZ, HAND, GY, BAN = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "hand", "graveyard", "banished"))
+MZ = vocab.L["monster_zone"]
 GENERAL = ["card text and game mechanics (not in the sources)"]
 
 
@@ -96,24 +96,9 @@ def gen1_clear(ctx):
 
 
 def where_ok(ctx):
-    """GEN-2: the card is where its effect is activated from."""
-    S, pre, e = ctx.S, ctx.pre, ctx.eff
-    c = S.inst(e)
-    loc, up = ctx.sel(pre.loc, c, z3.IntVal(0)), ctx.sel(pre.faceup, c, z3.BoolVal(False))
-    spell_trap = z3.Not(ctx.kind_is_card(c, *[k for k in vocab.CARD_KINDS if k.startswith("monster")]))
-    set_card = z3.And(loc == STZ, z3.Not(up))
-    spell_from_hand = z3.And(loc == HAND, ctx.kind_is_card(c, *[k for k in vocab.CARD_KINDS if k.startswith("spell")]),
-                             ctx.act.player == S.tp)
-    st_ok = z3.Or(set_card, spell_from_hand,
-                  z3.And(z3.Not(ctx.ekind_is(e, "activation")), up, z3.Or(loc == STZ, loc == vocab.L["field_zone"])))
-    left_field = z3.Or([S.cond(e) == vocab.CO[n] for n in ("destroyed_by_battle",)])
-    flip_anywhere = z3.And(z3.BoolVal(not ctx.ruleset.flip_effect_needs_field), S.cond(e) == vocab.CO["flipped_by_attack"])
-    monster_ok = z3.If(S.from_hand(e), loc == HAND,
-                       z3.If(S.from_gy(e), loc == GY,
-                             z3.Or(z3.And(loc == MZ, up),
-                                   z3.And(left_field, z3.Or(loc == GY, loc == BAN)),
-                                   flip_anywhere)))
-    return z3.And(S.ctrl(c) == ctx.act.player, z3.If(spell_trap, st_ok, monster_ok))
+    """GEN-2: the card is its controller's, and where its effect is activated from."""
+    c = ctx.S.inst(ctx.eff)
+    return z3.And(ctx.S.ctrl(c) == ctx.act.player, located(ctx, ctx.eff, ctx.pre))
 
 
 @rule("GEN-2", "", GENERAL)

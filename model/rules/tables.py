@@ -15,7 +15,8 @@ from ..state import NONE
 from .base import Update
 from .chain import closing, is_trigger
 
-MZ = vocab.L["monster_zone"]
+MZ, STZ, FZ, HAND, GY, BAN = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "field_zone", "hand",
+                                                   "graveyard", "banished"))
 
 
 def condition_holds(ctx, eff, st):
@@ -58,6 +59,30 @@ def condition_holds(ctx, eff, st):
     for name, term in cases.items():
         out = z3.If(S.cond(eff) == vocab.CO[name], term, out)
     return out
+
+
+def located(ctx, eff, st):
+    """GEN-2: in state `st` the effect's card is where that effect is activated from (a Spell or
+    Trap Set on the field, a Quick-Play Spell also in its controller's hand on their turn; a
+    monster effect from the place its text says, face-up in the Monster Zone by default)."""
+    S = ctx.S
+    c = S.inst(eff)
+    loc, up = ctx.sel(st.loc, c, z3.IntVal(0)), ctx.sel(st.faceup, c, z3.BoolVal(False))
+    spell_trap = z3.Not(ctx.kind_is_card(c, *[k for k in vocab.CARD_KINDS if k.startswith("monster")]))
+    set_card = z3.And(loc == STZ, z3.Not(up))
+    spell_from_hand = z3.And(loc == HAND, ctx.kind_is_card(c, *[k for k in vocab.CARD_KINDS if k.startswith("spell")]),
+                             S.ctrl(c) == S.tp)
+    st_ok = z3.Or(set_card, spell_from_hand,
+                  z3.And(z3.Not(ctx.ekind_is(eff, "activation")), up, z3.Or(loc == STZ, loc == FZ)))
+    left_field = z3.Or([S.cond(eff) == vocab.CO[n] for n in ("destroyed_by_battle",)])
+    flip_anywhere = z3.And(z3.BoolVal(not ctx.ruleset.flip_effect_needs_field),
+                           S.cond(eff) == vocab.CO["flipped_by_attack"])
+    monster_ok = z3.If(S.from_hand(eff), loc == HAND,
+                       z3.If(S.from_gy(eff), loc == GY,
+                             z3.Or(z3.And(loc == MZ, up),
+                                   z3.And(left_field, z3.Or(loc == GY, loc == BAN)),
+                                   flip_anywhere)))
+    return z3.If(spell_trap, st_ok, monster_ok)
 
 
 def event_trigger(ctx, eff):
@@ -144,7 +169,10 @@ def build(ctx, lit):
     for e in ctx.effects:
         for g in rs.timing_grants:
             w = vocab.W[g["window"]]
+            # a card that is not where its effect is activated from does not trigger it (GEN-2):
+            # "The Six Samurai - Zanji" destroyed by battle has no end-of-Damage-Step effect to force
+            there = z3.Or(z3.Not(ctx.lit("GEN-2")), located(ctx, e, post))
             when = z3.And(entering, post.window == w, is_trigger(ctx, e), matches(ctx, g, e),
-                          condition_holds(ctx, e, post))
+                          condition_holds(ctx, e, post), there)
             updates.append((g["rule"], Update("trig", e, when, z3.BoolVal(True))))
     return restrictions, grants, updates
