@@ -125,6 +125,12 @@ def timed(ctx, eff):
     return z3.Or(is_trigger(ctx, eff), z3.Or([ctx.S.names[t](eff) for t in vocab.TIMINGS]))
 
 
+def passes_with(ctx, waiting) -> list:
+    """For each effect, `waiting[e]` and the acting player controls it (their own pass)."""
+    S = ctx.S
+    return [z3.And(t, S.ctrl(S.inst(e)) == ctx.act.player) for e, t in zip(ctx.effects, waiting)]
+
+
 def build(ctx, lit):
     """(restrictions, grants, updates) from the rule set's tables; `lit(id)` gates an entry."""
     rs, pre, post, act, S = ctx.ruleset, ctx.pre, ctx.post, ctx.act, ctx.S
@@ -140,8 +146,11 @@ def build(ctx, lit):
         resolving_now = z3.And(ctx.is_("pass"), pre.passes == 1, pre.chain_len > 0,
                                z3.BoolVal(not own_chains))
         if pending:
-            restrictions.append((g["rule"], z3.Implies(
-                z3.And(pre.window == w, z3.Or(closing(ctx), resolving_now)), z3.Not(z3.Or(pending)))))
+            # nor may its controller pass with it waiting and no Chain open: after that pass
+            # nobody could act (the other player's pass would close the window)
+            passing = z3.And(ctx.is_("pass"), pre.chain_len == 0, z3.Or(passes_with(ctx, pending)))
+            restrictions.append((g["rule"], z3.Implies(pre.window == w, z3.Not(z3.Or(
+                z3.And(z3.Or(closing(ctx), resolving_now), z3.Or(pending)), passing)))))
 
     for a in rs.atk_windows:
         grants.append((a["rule"], "atk_window", pre.window == vocab.W[a["window"]]))
