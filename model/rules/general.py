@@ -18,7 +18,7 @@ GENERAL = ["card text and game mechanics (not in the sources)"]
       "effect only while its trigger is pending; a Trigger Effect on this card being Special "
       "Summoned becomes pending when the Chain Link that summons it resolves and stays pending "
       "until the window changes or a Chain starts resolving (a mandatory one must be activated "
-      "by then, and its controller does not pass while it waits with no Chain open); a replacement-for-destruction effect is applied only where the rule set opens a "
+      "by then: with no Chain open its controller does not pass and nothing else starts a Chain); a replacement-for-destruction effect is applied only where the rule set opens a "
       "window for it (the OCG's D4-7; the TCG sources open none).",
       GENERAL)
 def gen1(ctx):
@@ -31,8 +31,10 @@ def gen1(ctx):
     # without this a rule set with no replacement window (tcg) would accept any `replace`
     waiting = waiting_event_triggers(ctx)
     own_pass = z3.And(ctx.is_("pass"), ctx.pre.chain_len == 0, z3.Or(passes_with(ctx, waiting) or [z3.BoolVal(False)]))
+    # as for the windows' triggers (tables.build): the waiting trigger starts the Chain
+    first = z3.And(ctx.activating, ctx.pre.chain_len == 0, z3.Not(event_trigger(ctx, e)), z3.Or(waiting))
     return z3.And(activation, z3.Implies(ctx.is_("replace"), ctx.grant("replace")),
-                  z3.Not(z3.And(event_missed(ctx), z3.Or(waiting))), z3.Not(own_pass))
+                  z3.Not(z3.And(event_missed(ctx), z3.Or(waiting))), z3.Not(own_pass), z3.Not(first))
 
 
 def waiting_event_triggers(ctx):

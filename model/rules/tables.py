@@ -149,8 +149,12 @@ def build(ctx, lit):
             # nor may its controller pass with it waiting and no Chain open: after that pass
             # nobody could act (the other player's pass would close the window)
             passing = z3.And(ctx.is_("pass"), pre.chain_len == 0, z3.Or(passes_with(ctx, pending)))
+            # and the Chain they start is theirs: nothing else may start it first, or they could
+            # not be added to it (CH-6) and the Chain could not resolve
+            first = z3.And(ctx.activating, pre.chain_len == 0, z3.Not(ctx.sel(pre.trig, act.eff, z3.BoolVal(False))),
+                           z3.Or(pending))
             restrictions.append((g["rule"], z3.Implies(pre.window == w, z3.Not(z3.Or(
-                z3.And(z3.Or(closing(ctx), resolving_now), z3.Or(pending)), passing)))))
+                z3.And(z3.Or(closing(ctx), resolving_now), z3.Or(pending)), passing, first)))))
 
     for a in rs.atk_windows:
         grants.append((a["rule"], "atk_window", pre.window == vocab.W[a["window"]]))
