@@ -122,11 +122,18 @@ def classify(a_sets, legal_in, illegal_in, broken, needed, causes):
     return "contradiction" if any(has_counterpart(r, n) for r, n in resting) else "coverage gap"
 
 
+class Unknown(Exception):
+    """The solver could not decide a witness within its limits."""
+
+
 def explain(scene: Scene, acts, length):
     """Replay a witness with check's machinery (the solver) and name its class."""
     a, b = scene.a, scene.b
     sides = replay(scene.play, (a, b), scene.cards, acts)
     verdicts = {n: s.verdict for n, s in sides.items()}
+    if "unknown" in verdicts.values():
+        raise Unknown(f"the solver answered unknown replaying a witness in scenario {scene.sc.name} "
+                      f"at length {length}")
     if sorted(verdicts.values()) != ["illegal", "legal"]:
         raise RuntimeError(f"scenario {scene.sc.name}: the witness replays as {verdicts}; "
                            "the compiled relation and the solver disagree")
@@ -235,7 +242,11 @@ def diff(a: str, b: str, max_length=DEFAULT_MAX_LENGTH, timeout_s=DEFAULT_TIMEOU
                 illegal_in = b if legal_in == a else a
                 if any(member(scene, d, joint, act, broken, legal_in, illegal_in) for d in found):
                     continue
-                d = explain(scene, search.path(joint) + [act], k + 1)
+                try:
+                    d = explain(scene, search.path(joint) + [act], k + 1)
+                except Unknown as e:
+                    status, note = "unknown", str(e)
+                    break
                 if d.key() in keys:
                     raise RuntimeError(f"class {d.key()} found twice: a witness of it was not counted in it")
                 keys.add(d.key())
@@ -243,6 +254,8 @@ def diff(a: str, b: str, max_length=DEFAULT_MAX_LENGTH, timeout_s=DEFAULT_TIMEOU
                 found.append(d)
                 if progress:
                     progress(d)
+            if status != "complete":
+                break
             if search.frontier is None:
                 status, note = "timeout", f"time limit {timeout_s} s reached in scenario {sc.name} at length {k + 1}"
                 break

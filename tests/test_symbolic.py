@@ -245,6 +245,18 @@ def test_diff_stops_honestly_at_its_time_limit():
     assert "no further difference" not in r.output
 
 
+def test_diff_reports_an_undecided_witness_as_unknown(monkeypatch):
+    # the solver's replay of a witness can run out of its limits: the search stops there and
+    # says so, never "no further difference"
+    def undecided(scene, acts, length):
+        raise diff.Unknown(f"the solver answered unknown replaying a witness in scenario {scene.sc.name}")
+    monkeypatch.setattr(diff, "explain", undecided)
+    from ygo_timing.scenarios import SCENARIOS
+    r = diff.diff("tcg", "ocg", max_length=2, scenarios=[s for s in SCENARIOS if s.name == "battle-damage-modifiers"])
+    assert r.status == "unknown" and r.differences == []
+    assert r.closing_line().startswith("stopped at unknown after 0 class(es)")
+
+
 def test_diff_bad_bound_is_a_usage_error():
     r = run("diff", "tcg", "ocg", "--max-length", "0")
     assert r.exit_code == 2 and "Traceback" not in r.output
