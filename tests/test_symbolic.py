@@ -245,6 +245,25 @@ def test_diff_stops_honestly_at_its_time_limit():
     assert "no further difference" not in r.output
 
 
+@pytest.mark.parametrize("ruleset", ["ocg", "tcg"])
+def test_a_claim_is_legal_only_with_the_value_of_the_variable_the_search_reads(ruleset):
+    # explore.claim_values tries only the values the states hold, read at explore.claimed_var:
+    # GEN-4's constraint (the one source) must make every other value illegal
+    from ygo_timing.explore import claimed_var
+    from ygo_timing.model.state import A, CL
+    from ygo_timing.model.step import relation
+    rel = relation(ruleset, 4, 4)
+    pre, act = dict(rel.ctx.pre.fields()), dict(rel.ctx.act.fields())
+    lits = list(rel.lits.values()) + list(rel.rlits.values())
+    domain = unroll.action_domain(act, 4, 4, 0)   # the actions the search tries
+    for claim in unroll.SEARCH_CLAIMS:
+        a = dict(kind=A["claim"], claim=CL[claim], **({"player": 1} if claim == "lp" else {"card": 2}))
+        var = pre[claimed_var(dict(a, player=1, card=2))]
+        value = z3.If(var, 1, 0) if z3.is_bool(var) else var
+        said = [domain] + [act[k] == v for k, v in a.items()] + [act["value"] != value]
+        assert rel.solver.check(lits + said) == z3.unsat, claim
+
+
 def test_diff_reports_an_undecided_witness_as_unknown(monkeypatch):
     # the solver's replay of a witness can run out of its limits: the search stops there and
     # says so, never "no further difference"
