@@ -12,11 +12,11 @@ import random
 from dataclasses import replace
 from pathlib import Path
 
-from ygo_timing import catalogue
-from ygo_timing.check import Run
-from ygo_timing.cli import builtin_examples
+from ygo_timing.cards import catalogue
+from ygo_timing.checking.check import Run
+from ygo_timing.inputs.files import builtin_examples
+from ygo_timing.inputs.play import ActionSpec, PlayError, load, to_text
 from ygo_timing.model import vocab
-from ygo_timing.play import ActionSpec, PlayError, load, to_text
 
 
 def setups():

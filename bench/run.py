@@ -21,10 +21,10 @@ import z3
 
 sys.path.insert(0, str(Path(__file__).parent))
 from corpus import write_corpus  # noqa: E402
-
-from ygo_timing import batch, catalogue  # noqa: E402
-from ygo_timing.check import Run  # noqa: E402
-from ygo_timing.play import PlayError, load  # noqa: E402
+from ygo_timing.cards import catalogue  # noqa: E402
+from ygo_timing.checking import batch  # noqa: E402
+from ygo_timing.checking.check import Run  # noqa: E402
+from ygo_timing.inputs.play import PlayError, load  # noqa: E402
 
 
 def machine() -> str:

@@ -37,7 +37,7 @@ def pytest_addoption(parser):
 
 class Settings:
     def __init__(self, config):
-        from .model import rulesets
+        from ygo_timing.model import rulesets
         self.patterns = config.getini("ygo_timing_patterns")
         self.ruleset = config.getoption("ygo_timing_ruleset") or config.getini("ygo_timing_ruleset") or None
         if self.ruleset is not None and self.ruleset not in rulesets.NAMES:
@@ -67,7 +67,7 @@ def pytest_collect_file(file_path: Path, parent):
     settings = parent.config.stash[_SETTINGS]
     if not settings.matches(file_path):
         return None
-    from .cli import is_catalogue
+    from ygo_timing.inputs.files import is_catalogue
     if is_catalogue(file_path):   # a pattern such as *.json also meets card catalogues
         return None
     return PlayFile.from_parent(parent, path=file_path)
@@ -83,8 +83,8 @@ class PlayItem(pytest.Item):
 
     def setup(self):
         """Checking is the set-up; a play that cannot be checked errors here, as exit 2/3 of `check`."""
-        from .check import DEFAULT_TIMEOUT_MS, Verdict, check_play
-        from .play import PlayError, load
+        from ygo_timing.checking.check import DEFAULT_TIMEOUT_MS, Verdict, check_play
+        from ygo_timing.inputs.play import PlayError, load
         s = self.config.stash[_SETTINGS]
         shown = self.shown_path()
         try:
@@ -96,13 +96,13 @@ class PlayItem(pytest.Item):
             self.verdict = check_play(play, s.ruleset, s.cards, s.timeout_ms or DEFAULT_TIMEOUT_MS)
         self.user_properties.append(("verdict", self.verdict.verdict))
         if self.verdict.verdict in ("error", "unknown"):
-            from .ci_formats import message_location
+            from ygo_timing.output.ci_formats import message_location
             line, msg = message_location(self.verdict)
             pytest.fail(f"{self.verdict.path}{f':{line}' if line else ''}: could not be checked: {msg}",
                         pytrace=False)
 
     def runtest(self):
-        from .ci_formats import failed
+        from ygo_timing.output.ci_formats import failed
         v = self.verdict
         if failed(v):
             pytest.fail(self.explain(
@@ -112,8 +112,8 @@ class PlayItem(pytest.Item):
 
     def explain(self, why: str) -> str:
         """`path:line: why`, then the verdict as `ygo-timing check` prints it."""
-        from . import report
-        from .ci_formats import findings
+        from ygo_timing.output import report
+        from ygo_timing.output.ci_formats import findings
         v = self.verdict
         first = next((f for f in findings(v) if f[0] == "error"), None)
         line = f":{first[2]}" if first and first[2] else ""

@@ -1,12 +1,12 @@
 """`cards audit`: our rules against the engine's script flags, per card and window."""
 import json
 
+import cardpool
 import pytest
 from click.testing import CliRunner
-
-import cardpool
-from ygo_timing import audit, cardimport
-from ygo_timing.cli import main
+from ygo_timing.cards import importer as cardimport
+from ygo_timing.cli.main import main
+from ygo_timing.symbolic import audit
 
 
 @pytest.fixture(scope="module")
@@ -52,7 +52,7 @@ def test_not_comparable_is_counted_not_agreed(ocg):
 
 
 def test_engine_answer_reads_the_core_gate():
-    from ygo_timing.luascan import scan
+    from ygo_timing.cards.luascan import scan
     s = scan(cardpool.SCRIPTS[1003].encode(), "c1003.lua")
     trig, quick, _ = s.effects
     # a mandatory trigger on a battle event: only in its own window, never blocked by the flags

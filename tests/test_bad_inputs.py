@@ -4,9 +4,8 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import FIXTURES, ROOT
-from ygo_timing.cli import main
+from ygo_timing.cli.main import main
 from ygo_timing.model import vocab
 
 BAD = ROOT / "fixtures" / "bad"
@@ -79,7 +78,7 @@ def generated(tmp_path, name):
             for _ in range(50):
                 out.write(chunk)
         if "cards" in name:   # an imported card pool may be much larger than a play
-            from ygo_timing.catalogue import MAX_CATALOGUE_BYTES
+            from ygo_timing.cards.catalogue import MAX_CATALOGUE_BYTES
             return f, None, f"file is larger than {MAX_CATALOGUE_BYTES} bytes"
         return f, None, f"file is larger than the limit of {vocab.MAX_FILE_BYTES} bytes"
     if name == "too-many-actions.play":
@@ -113,7 +112,7 @@ def test_generated_bad_input(tmp_path, name):
 
 def test_limits_are_the_documented_ones():
     # the errors docs/robustness.md quotes are the ones the corpus above gets from the tool
-    from ygo_timing.jsonloc import MAX_DEPTH
+    from ygo_timing.inputs.jsonloc import MAX_DEPTH
     doc = (ROOT / "docs" / "robustness.md").read_text("utf-8")
     for fragment in (f"file is larger than the limit of {vocab.MAX_FILE_BYTES} bytes",
                      f"too many cards: a play has at most {vocab.MAX_CARDS}",
@@ -158,13 +157,13 @@ def test_jsonl_bad_lines(name):
 
 def test_thousands_of_leading_zeros_are_a_number_not_a_crash():
     # Python's int() refuses strings of more than 4300 digits, leading zeros included
-    from ygo_timing.play import parse_text
+    from ygo_timing.inputs.play import parse_text
     play = parse_text("lp: A " + "0" * 6000 + "1, B 8000\nenter battle phase\n", "zeros.play")
     assert play.lp["A"] == 1
 
 
 def test_a_parser_bug_is_an_error_not_a_traceback(monkeypatch):
-    import ygo_timing.batch as batch
+    import ygo_timing.checking.batch as batch
 
     def broken(path):
         raise IndexError("simulated parser bug")

@@ -3,11 +3,11 @@ import itertools
 import json
 
 from click.testing import CliRunner
-
 from conftest import FIXTURES
-from ygo_timing import batch
-from ygo_timing.cli import main
-from ygo_timing.play import load, to_json
+from ygo_timing.checking import batch
+from ygo_timing.model import vocab
+from ygo_timing.cli.main import main
+from ygo_timing.inputs.play import load, to_json
 
 EX = FIXTURES / "examples"
 PLAYS = ["ex1-legal.play", "ex1-illegal.play", "ex2-legal.play", "bd2-illegal.play"]
@@ -74,7 +74,7 @@ def test_ordered_map_streams_with_a_bounded_window():
 
 
 def test_overlong_line_is_that_lines_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(batch.vocab, "MAX_FILE_BYTES", 200)
+    monkeypatch.setattr(vocab, "MAX_FILE_BYTES", 200)
     path = tmp_path / "x.jsonl"
     path.write_text('{"title": "' + "x" * 400 + '"}\n{"ruleset": "ocg"}\n')
     out = records(run("check", "--jsonl", path).output)

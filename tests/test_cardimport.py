@@ -2,12 +2,12 @@
 with file:line and the rest still imported."""
 import json
 
+import cardpool
 import pytest
 from click.testing import CliRunner
-
-import cardpool
-from ygo_timing import cardimport, catalogue, luascan
-from ygo_timing.cli import main
+from ygo_timing.cards import catalogue, luascan
+from ygo_timing.cards import importer as cardimport
+from ygo_timing.cli.main import main
 
 
 @pytest.fixture

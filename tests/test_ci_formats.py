@@ -6,11 +6,10 @@ from importlib import resources
 import jsonschema
 import pytest
 from click.testing import CliRunner
-
 from conftest import FIXTURES
-from ygo_timing.check import Verdict
-from ygo_timing.ci_formats import github, message_location
-from ygo_timing.cli import main
+from ygo_timing.checking.check import Verdict
+from ygo_timing.cli.main import main
+from ygo_timing.output.ci_formats import github, message_location
 
 EX = FIXTURES / "examples"
 T4 = {"rule": "T4", "statement": "At damage calculation only one Chain.", "sources": ["S0-TCG 70-78"]}
@@ -98,7 +97,7 @@ def test_junit_parses_with_one_testcase_per_play(plays):
 
 
 def test_junit_keeps_xml_valid_with_control_characters():
-    from ygo_timing.ci_formats import junit
+    from ygo_timing.output.ci_formats import junit
     v = Verdict("x.play", "ocg", "error", message="x.play:1: bad character \x01 here")
     err = ET.fromstring(junit([v]).encode()).find("testsuite/testcase/error")
     assert err.get("message") == "bad character \\u0001 here"
@@ -132,7 +131,7 @@ def test_sarif_validates_and_names_rules_and_lines(plays):
 def test_sarif_schema_rejects_a_broken_log():
     """The validation above can fail: a result without a message is not SARIF."""
     v = Verdict("x.play", "ocg", "illegal", first_illegal={"index": 1, "line": 1, "action": "pass A"}, violations=[T4])
-    from ygo_timing.ci_formats import sarif
+    from ygo_timing.output.ci_formats import sarif
     doc = json.loads(sarif([v]))
     del doc["runs"][0]["results"][0]["message"]
     with pytest.raises(jsonschema.ValidationError):
@@ -140,13 +139,14 @@ def test_sarif_schema_rejects_a_broken_log():
 
 
 def test_sarif_uri_of_a_path_with_spaces_and_absolute_paths():
-    from ygo_timing.ci_formats import _uri
+    from ygo_timing.output.ci_formats import _uri
     assert _uri("my plays/a#1.play") == "my%20plays/a%231.play"
     assert _uri("/tmp/a b.play") == "file:///tmp/a%20b.play"
 
 
 def test_docs_github_example_is_the_real_output(tmp_path, monkeypatch):
     import re
+
     from conftest import ROOT
     doc = (ROOT / "docs" / "ci.md").read_text("utf-8")
     files = re.findall(r"```play (\S+)\n(.*?)```", doc, re.S)

@@ -2,9 +2,8 @@
 import json
 
 from click.testing import CliRunner
-
 from conftest import FIXTURES, ROOT
-from ygo_timing.cli import main
+from ygo_timing.cli.main import main
 
 EX = FIXTURES / "examples"
 
@@ -75,8 +74,8 @@ def test_bad_cards_file_exits_2(tmp_path):
 
 
 def test_unknown_is_exit_3_never_legal():
-    from ygo_timing.check import check_play
-    from ygo_timing.play import load
+    from ygo_timing.checking.check import check_play
+    from ygo_timing.inputs.play import load
     # an illegal step is confirmed by the solver: out of resources, the answer is unknown
     v = check_play(load(str(EX / "ex1-illegal.play")), rlimit=1)
     assert v.verdict == "unknown" and "unknown" in v.message
@@ -89,7 +88,8 @@ def test_unknown_is_exit_3_never_legal():
 def test_cards_override(tmp_path):
     # declaring Rising Energy able to be activated during damage calculation makes EX-1 legal
     import json as j
-    from ygo_timing.catalogue import builtin
+
+    from ygo_timing.cards.catalogue import builtin
     card = builtin()["Rising Energy"].to_dict()
     card["effects"][0]["timings"] = ["during_calc"]
     f = tmp_path / "cards.json"

@@ -5,16 +5,15 @@ its "legal" trustworthy: on every fixture and on random action sequences, both p
 must give the same verdict, the same broken rules and the same state after.
 """
 import os
-from collections import OrderedDict
 import random
+from collections import OrderedDict
 
 import pytest
-
 from conftest import FIXTURES
-from ygo_timing.check import Run, check_play, play_cards
+from ygo_timing.checking.check import Run, check_play, play_cards
+from ygo_timing.inputs.play import PlayError, load
 from ygo_timing.model import compiled, vocab
 from ygo_timing.model.state import ACTION_FIELDS, ACTIONS, NONE, Action
-from ygo_timing.play import PlayError, load
 
 PLAYS = sorted(p for p in FIXTURES.rglob("*.play"))
 # random sequences: a few in CI, many with YGO_TIMING_RANDOM=N

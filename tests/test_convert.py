@@ -3,12 +3,12 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import FIXTURES
-from ygo_timing import convert
+from ygo_timing.cli.main import main
+from ygo_timing.inputs import convert
+from ygo_timing.inputs.files import play_files
+from ygo_timing.inputs.play import load, parse_json, parse_text, to_json
 from ygo_timing.model import vocab
-from ygo_timing.cli import main, play_files
-from ygo_timing.play import load, parse_json, parse_text, to_json
 
 PLAYS = play_files([str(FIXTURES)])
 

@@ -1,15 +1,14 @@
 """Unit tests of the encoding: the rule sets, the step relation, the tables."""
 import pytest
 import z3
-
 from conftest import FIXTURES
-from ygo_timing import catalogue
-from ygo_timing.check import Run
+from ygo_timing.cards import catalogue
+from ygo_timing.checking.check import Run
+from ygo_timing.inputs.play import load
 from ygo_timing.model import rulesets, vocab
 from ygo_timing.model.rules import RULES
 from ygo_timing.model.rules.chain import speed_term
 from ygo_timing.model.step import relation
-from ygo_timing.play import load
 
 
 @pytest.mark.parametrize("name", rulesets.NAMES)
@@ -96,7 +95,7 @@ def test_each_restriction_can_be_tested_alone():
 def test_removing_a_rule_changes_a_verdict():
     """Rules are switched by their literals: without T4, EX-1's legal play no longer reaches
     damage calculation the way the source says."""
-    from ygo_timing.check import check_play
+    from ygo_timing.checking.check import check_play
     play = load(str(FIXTURES / "examples" / "ex1-legal.play"))
     assert check_play(play).verdict == "legal"
     assert check_play(play, without=frozenset({"T4"})).verdict == "illegal"

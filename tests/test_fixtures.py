@@ -2,11 +2,10 @@
 import re
 
 import pytest
-
 from conftest import FIXTURES, SHARED
-from ygo_timing.check import check_play
-from ygo_timing.cli import rule_catalogue
-from ygo_timing.play import load
+from ygo_timing.checking.check import check_play
+from ygo_timing.inputs.play import load
+from ygo_timing.model.rulebook import rule_catalogue
 
 PLAYS = sorted(p for p in FIXTURES.rglob("*") if p.suffix in (".play", ".json"))
 

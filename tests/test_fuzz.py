@@ -6,15 +6,15 @@ import re
 import tempfile
 from pathlib import Path
 
-from hypothesis import assume, event, given, settings
-from hypothesis import strategies as st
-
 from click.testing import CliRunner
 from conftest import CHECKER_EXAMPLES
-from ygo_timing import catalogue, jsonloc
-from ygo_timing import play as P
-from ygo_timing.check import check_play
-from ygo_timing.cli import main
+from hypothesis import assume, event, given, settings
+from hypothesis import strategies as st
+from ygo_timing.cards import catalogue
+from ygo_timing.checking.check import check_play
+from ygo_timing.cli.main import main
+from ygo_timing.inputs import jsonloc
+from ygo_timing.inputs import play as P
 from ygo_timing.model import vocab
 
 PATH = "fuzz.play"

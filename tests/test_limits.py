@@ -4,10 +4,9 @@ import json
 
 import pytest
 from click.testing import CliRunner
-
 from conftest import FIXTURES
-from ygo_timing.check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
-from ygo_timing.cli import main
+from ygo_timing.checking.check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
+from ygo_timing.cli.main import main
 
 EX = FIXTURES / "examples"
 LEGAL = EX / "ex1-legal.play"

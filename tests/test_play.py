@@ -5,9 +5,8 @@ import json
 from pathlib import Path
 
 import pytest
-
-from ygo_timing import jsonloc
-from ygo_timing import play as P
+from ygo_timing.inputs import jsonloc
+from ygo_timing.inputs import play as P
 from ygo_timing.model import vocab
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

@@ -2,7 +2,6 @@
 import json
 
 import pytest
-
 from conftest import FIXTURES, ROOT
 
 pytest_plugins = ["pytester"]
@@ -72,8 +71,8 @@ def test_bad_file_is_an_error_with_its_location(pytester):
 
 
 def test_patterns_are_configurable_and_skip_catalogues(pytester):
-    from ygo_timing.convert import render
-    from ygo_timing.play import load
+    from ygo_timing.inputs.convert import render
+    from ygo_timing.inputs.play import load
     pytester.makeini("[pytest]\nygo_timing_patterns = plays/*.json *.ygo\n")
     plays(pytester, **{"plays/ex1.json": render(load(str(EX / "ex1-illegal.play")), "json"),
                        "plays/cards.json": '{"cards": []}',
@@ -95,7 +94,7 @@ def test_ruleset_from_ini_and_command_line(pytester):
 
 
 def test_cards_from_ini_relative_to_it(pytester):
-    from ygo_timing.catalogue import builtin
+    from ygo_timing.cards.catalogue import builtin
     card = builtin()["Rising Energy"].to_dict()
     card["effects"][0]["timings"] = ["during_calc"]   # now it may answer Lily: EX-1's illegal play turns legal
     plays(pytester, **{"cfg/cards.json": json.dumps({"cards": [card]}), "ex1-illegal.play": ILLEGAL})

@@ -4,10 +4,9 @@ gen/GEN-1-*, ds/DS-1-*, ds/DS-T1-legal-4); these tests pin what no real card can
 import json
 
 import pytest
-
-from ygo_timing import catalogue
-from ygo_timing.check import check_play
-from ygo_timing.play import parse_text
+from ygo_timing.cards import catalogue
+from ygo_timing.checking.check import check_play
+from ygo_timing.inputs.play import parse_text
 
 # A synthetic card whose Special Summon trigger also names "at the end of the Damage Step": the
 # named timing must not make it pending when that window opens (only the event does).

@@ -6,15 +6,15 @@ from pathlib import Path
 import pytest
 import z3
 from click.testing import CliRunner
-
 from conftest import FIXTURES, ROOT
-from ygo_timing import diff, diff_report, unroll
-from ygo_timing.check import Universe, check_play
-from ygo_timing.cli import main
-from ygo_timing.consistency import source_conflicts
-from ygo_timing.options import options
-from ygo_timing.play import load
-from ygo_timing.replay import catalogue_cards, fact_list, start_state
+from ygo_timing.checking.check import Universe, check_play
+from ygo_timing.cli.main import main
+from ygo_timing.inputs.play import load
+from ygo_timing.output import diff_report
+from ygo_timing.symbolic import diff, unroll
+from ygo_timing.symbolic.consistency import source_conflicts
+from ygo_timing.symbolic.options import options
+from ygo_timing.symbolic.replay import catalogue_cards, fact_list, start_state
 
 WITNESSES = ROOT / "fixtures" / "witnesses"
 STORED = ROOT / "docs" / "tcg-vs-ocg.json"   # not under fixtures/: `check fixtures` would read it as a play
@@ -67,7 +67,7 @@ def _unrolled_verdicts(path):
     play = load(str(path))
     cards = catalogue_cards()
     uni = Universe(play, cards)
-    from ygo_timing.check import Run
+    from ygo_timing.checking.check import Run
     from ygo_timing.model.step import relation
     rel = relation(play.ruleset, len(uni.specs), len(uni.effects))
     facts = fact_list(rel, uni, play)
@@ -201,9 +201,9 @@ class _Scene:
 
 
 def test_stuck_states_are_told_apart():
-    from ygo_timing.consistency import stuck
     from ygo_timing.model import vocab
     from ygo_timing.model.state import A
+    from ygo_timing.symbolic.consistency import stuck
     pass_a, nxt, act = [A["pass"], 0, 0], [A["next"], -1, 0], [A["activate"], 1, 0]
     live, pending = vocab.W["ds_end"], True
     everything = {tuple(pass_a): ["PR-1"], tuple(nxt): ["D5-2"], tuple(act): ["GEN-2"]}
@@ -230,9 +230,9 @@ def test_consistency_command_json():
 
 
 def test_consistency_names_the_rules_with_no_term_as_dead():
-    from ygo_timing.consistency import encoded
     from ygo_timing.model import rulesets
     from ygo_timing.model.step import relation
+    from ygo_timing.symbolic.consistency import encoded
     dead = [r for r in rulesets.load("ocg").rules if r not in encoded(relation("ocg", 4, 4))]
     # docs/interpretations.md: the rules no fixture can isolate, because nothing they describe is modelled
     assert dead == ["D1-2", "D2-2", "D2-3", "D2-4", "D3-6", "D4-2", "D4-3", "D4-6"]
@@ -249,9 +249,9 @@ def test_diff_stops_honestly_at_its_time_limit():
 def test_a_claim_is_legal_only_with_the_value_of_the_variable_the_search_reads(ruleset):
     # explore.claim_values tries only the values the states hold, read at explore.claimed_var:
     # GEN-4's constraint (the one source) must make every other value illegal
-    from ygo_timing.explore import claimed_var
-    from ygo_timing.model.state import A, CL
+    from ygo_timing.model.state import CL, A
     from ygo_timing.model.step import relation
+    from ygo_timing.symbolic.explore import claimed_var
     rel = relation(ruleset, 4, 4)
     pre, act = dict(rel.ctx.pre.fields()), dict(rel.ctx.act.fields())
     lits = list(rel.lits.values()) + list(rel.rlits.values())
@@ -270,7 +270,7 @@ def test_diff_reports_an_undecided_witness_as_unknown(monkeypatch):
     def undecided(scene, acts, length):
         raise diff.Unknown(f"the solver answered unknown replaying a witness in scenario {scene.sc.name}")
     monkeypatch.setattr(diff, "explain", undecided)
-    from ygo_timing.scenarios import SCENARIOS
+    from ygo_timing.symbolic.scenarios import SCENARIOS
     r = diff.diff("tcg", "ocg", max_length=2, scenarios=[s for s in SCENARIOS if s.name == "battle-damage-modifiers"])
     assert r.status == "unknown" and r.differences == []
     assert r.closing_line().startswith("stopped at unknown after 0 class(es)")

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 import z3
-
-from . import catalogue, jsonloc
-from .model import compiled, vocab
-from .model.rules import RULES
-from .model.state import A, ACTION_FIELDS, CL, NONE, layout
-from .model.step import bucket, relation
-from .play import ActionSpec, Play, PlayError
+from ygo_timing.cards import catalogue
+from ygo_timing.inputs import jsonloc
+from ygo_timing.inputs.play import ActionSpec, Play, PlayError
+from ygo_timing.model import compiled, vocab
+from ygo_timing.model.rulebook import rule_info
+from ygo_timing.model.state import ACTION_FIELDS, CL, NONE, A, layout
+from ygo_timing.model.step import bucket, relation
 
 DEFAULT_TIMEOUT_MS = 20_000
 TIMING_WORDS = {
@@ -65,16 +65,6 @@ class Verdict:
             return False
         found = {v["rule"] for v in self.violations}
         return set(self.expect_rules) <= found
-
-
-def rule_info():
-    """rule ID -> {statement, sources} (the first part that has a statement)."""
-    info = {}
-    for r in RULES:
-        cur = info.setdefault(r.id, {"rule": r.id, "statement": "", "sources": list(r.sources)})
-        if not cur["statement"] and r.statement:
-            cur["statement"] = r.statement
-    return info
 
 
 class Universe:
@@ -565,7 +555,9 @@ def check_play(play: Play, ruleset: str | None = None, cards_files=(), timeout_m
                rlimit=DEFAULT_RLIMIT, without: frozenset = frozenset(), verify: bool = False) -> Verdict:
     """The verdict on one play. `without` removes rules (to test that each one matters);
     `verify` replays a legal play through the solver too (illegal ones always are)."""
-    from .unsettled import demote   # imported cards with unknown properties never get a verdict
+    from ygo_timing.cards.unsettled import (
+        demote,  # imported cards with unknown properties never get a verdict
+    )
     try:
         return demote(_check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify), play, cards_files)
     except z3.Z3Exception as e:   # e.g. a resource limit hit while building terms

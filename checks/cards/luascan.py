@@ -14,7 +14,7 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
-from . import luaconst
+from ygo_timing.cards import luaconst
 
 MAX_SCRIPT_BYTES = 256 * 1024
 SETTERS = ("Type", "Code", "Property", "Category", "Range", "Condition")

@@ -14,14 +14,20 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .check import check_play
-from .explore import Explorer, Scene, claimed_var
-from .model import rulesets
-from .model.state import A as AK
-from .model.state import CLAIMS
-from .play import Play, parse_text, to_text
-from .replay import Ablated, catalogue_cards, replay, update_rules, verdict_of
-from .scenarios import SCENARIOS
+from ygo_timing.checking.check import check_play
+from ygo_timing.inputs.play import Play, parse_text, to_text
+from ygo_timing.model import rulesets
+from ygo_timing.model.state import CLAIMS
+from ygo_timing.model.state import A as AK
+from ygo_timing.symbolic.explore import Explorer, Scene, claimed_var
+from ygo_timing.symbolic.replay import (
+    Ablated,
+    catalogue_cards,
+    replay,
+    update_rules,
+    verdict_of,
+)
+from ygo_timing.symbolic.scenarios import SCENARIOS
 
 DEFAULT_MAX_LENGTH = 8
 DEFAULT_TIMEOUT_S = 300

@@ -12,7 +12,7 @@ back; each round-trips through its parser. docs/format.md is the reference.
 
 Every problem is a `PlayError` naming the file, the line and what was expected.
 This module only reads and writes plays; whether a play is legal is the
-solver's business (model/, checks/check.py).
+solver's business (model/, checks/checking/check.py).
 """
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from . import jsonloc
-from .errors import InputError
-from .model import vocab
+from ygo_timing.errors import InputError
+from ygo_timing.inputs import jsonloc
+from ygo_timing.model import vocab
 
 __all__ = [
     "PlayError", "CardSpec", "ActionSpec", "Play",
@@ -69,7 +69,7 @@ MAX_NUMBER = 10 ** 9  # largest number a play may write (ATK, LP, turn, ...)
 MAX_WORDS = 64       # words and quoted strings on one line of the text form
 MAX_INLINE_CARDS = 256  # catalogue entries a play defines itself (`card:` lines, JSON "cards")
 MAX_RULE_IDS = 256   # IDs on one `rules:` / `expect:` line (there are about 100 rules)
-MAX_NAME = 200       # longest card name (the catalogue's limit, checks/catalogue.py)
+MAX_NAME = 200       # longest card name (the catalogue's limit, checks/cards/catalogue.py)
 
 HEADER_KEYS = ("title", "ruleset", "turn", "turn-player", "lp", "expect", "rules", "source", "card")
 _HEADER_FIELD = {"title": "title", "ruleset": "ruleset", "turn": "turn", "turn-player": "turn_player",

@@ -10,8 +10,8 @@ import json
 import sys
 from pathlib import Path
 
-from .batch import jsonl_items
-from .play import Play, PlayError, load, parse_json, to_json, to_text
+from ygo_timing.inputs.files import jsonl_items
+from ygo_timing.inputs.play import Play, PlayError, load, parse_json, to_json, to_text
 
 FORMATS = ("json", "jsonl", "play")
 SUFFIX = {"json": ".json", "play": ".play"}
@@ -32,7 +32,7 @@ def read_jsonl(stream, path: str):
 def read(path: str) -> list[tuple[str, Play]]:
     """(name for a written file, play) for every play PATH holds: `-` or *.jsonl is JSON Lines,
     a directory every play file under it, anything else one play file."""
-    from .cli import play_files   # cli registers this command: import at call time
+    from ygo_timing.inputs.files import play_files
     if path == "-":
         return _numbered("stdin", list(read_jsonl(sys.stdin.buffer, "<stdin>")))
     p = Path(path)

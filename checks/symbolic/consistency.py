@@ -21,19 +21,24 @@ from importlib import resources
 from pathlib import Path
 
 import z3
-
-from . import unroll
-from .check import DEFAULT_RLIMIT, Run, Universe, check_play
-from .model import rulesets, vocab
-from .model.rules.chain import speed_term
-from .model.state import A as AK
-from .model.state import ACTION_FIELDS, NONE
-from .model.step import StepRelation, bucket, relation
-from .explore import Explorer, Scene
-from .options import options
-from .play import Play, load, parse_text, to_text
-from .replay import catalogue_cards, fact_list, replay, scenario_play, start_state
-from .scenarios import SCENARIOS, Scenario
+from ygo_timing.checking.check import DEFAULT_RLIMIT, Run, Universe, check_play
+from ygo_timing.inputs.play import Play, load, parse_text, to_text
+from ygo_timing.model import rulesets, vocab
+from ygo_timing.model.rules.chain import speed_term
+from ygo_timing.model.state import ACTION_FIELDS, NONE
+from ygo_timing.model.state import A as AK
+from ygo_timing.model.step import StepRelation, bucket, relation
+from ygo_timing.symbolic import unroll
+from ygo_timing.symbolic.explore import Explorer, Scene
+from ygo_timing.symbolic.options import options
+from ygo_timing.symbolic.replay import (
+    catalogue_cards,
+    fact_list,
+    replay,
+    scenario_play,
+    start_state,
+)
+from ygo_timing.symbolic.scenarios import SCENARIOS, Scenario
 
 
 @dataclass
@@ -354,7 +359,7 @@ def consistency(name: str, max_length: int = 8, timeout_s: float = 600, dead_rul
                          "(neither shown dead nor alive here): " + ", ".join(missing))
     else:
         notes.append("rules with terms were not tested for liveness (--dead-rules runs each against its "
-                     "own fixtures; `python -m ygo_timing.ablate` against all)")
+                     "own fixtures; `python -m ygo_timing.checking.ablate` against all)")
     conflicts = source_conflicts(cards)
     return Report(name, max_length, sat, found, status, dead, alive, conflicts, time.monotonic() - start, notes)
 

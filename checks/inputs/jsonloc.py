@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from json.decoder import scanstring as _scanstring
 
-from .errors import InputError
+from ygo_timing.errors import InputError
 
 MAX_DEPTH = 64  # arrays/objects nested in one another
 # Values in one play document: above any play the limits allow (10,000 actions, 24 set-up cards and

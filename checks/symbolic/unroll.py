@@ -11,10 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import z3
-
-from .check import py_value
-from .model import vocab
-from .model.state import A, CL, NONE
+from ygo_timing.checking.check import py_value
+from ygo_timing.model import vocab
+from ygo_timing.model.state import CL, NONE, A
 
 # Actions the searches try. `next` closes a window (the same as two passes with an empty
 # Chain, which the searches therefore leave out); a `next` that names a window, and claims of
@@ -39,7 +38,7 @@ def inline(rel, statics):
     becomes an If-chain over the facts (other arguments share one free value per function),
     the Spell Speed its CH-4 definition, every rule literal True. The relation's terms then
     fold to what matters for these cards, which keeps unrolled questions small."""
-    from .model.rules.chain import speed_term
+    from ygo_timing.model.rules.chain import speed_term
     S = rel.ctx.S
     consts, tables = [], {}
     for t in statics:

@@ -11,9 +11,13 @@ from collections import deque
 from dataclasses import dataclass
 from functools import partial
 
-from .check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Verdict, check_play
-from .model import vocab
-from .play import PlayError, load, parse_json
+from ygo_timing.checking.check import (
+    DEFAULT_RLIMIT,
+    DEFAULT_TIMEOUT_MS,
+    Verdict,
+    check_play,
+)
+from ygo_timing.inputs.play import PlayError, load, parse_json
 
 CHUNK = 8            # items per task sent to a worker: fewer, larger messages
 IN_FLIGHT = 4        # tasks queued per worker before the next result is awaited
@@ -61,25 +65,6 @@ def check_line(item: tuple, opts: Options) -> Verdict:
 
 def _check(play, opts: Options) -> Verdict:
     return check_play(play, opts.ruleset, opts.cards_files, opts.timeout_ms, opts.rlimit, verify=opts.verify)
-
-
-def jsonl_items(stream, name: str):
-    """(name, line number, bytes) for each non-blank line of a binary stream; a line longer
-    than a play file may be is passed on as its PlayError, and skipped without being held."""
-    limit = vocab.MAX_FILE_BYTES
-    lineno = 0
-    while True:
-        line = stream.readline(limit + 1)
-        if not line:
-            return
-        lineno += 1
-        if len(line) > limit and not line.endswith(b"\n"):
-            while line and not line.endswith(b"\n"):   # drop the rest of the overlong line
-                line = stream.readline(limit)
-            yield name, lineno, PlayError(name, lineno, f"line is longer than the limit of {limit} bytes")
-            continue
-        if line.strip():
-            yield name, lineno, line
 
 
 def _run_chunk(fn, chunk):

@@ -10,12 +10,22 @@ is left out of the coarse set's play: `ALIGN` says where.
 from __future__ import annotations
 
 import z3
-
-from . import catalogue
-from .check import DEFAULT_RLIMIT, Run, fact_terms, initial_state, static_facts
-from .model import rulesets, vocab
-from .model.state import ACTIONS, CLAIMS, NONE, layout
-from .play import ActionSpec, Play, _render_action, parse_text   # its renderer keeps lines parseable
+from ygo_timing.cards import catalogue
+from ygo_timing.checking.check import (
+    DEFAULT_RLIMIT,
+    Run,
+    fact_terms,
+    initial_state,
+    static_facts,
+)
+from ygo_timing.inputs.play import (  # its renderer keeps lines parseable
+    ActionSpec,
+    Play,
+    _render_action,
+    parse_text,
+)
+from ygo_timing.model import rulesets, vocab
+from ygo_timing.model.state import ACTIONS, CLAIMS, NONE, layout
 
 # fine rule set -> coarse rule set -> windows of the fine set whose `next` stays in the same
 # part of the coarse set (S0-TCG 47-68 sub-steps 2-3 vs S0-OCG 171-180 "before damage

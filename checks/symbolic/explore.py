@@ -14,12 +14,17 @@ from __future__ import annotations
 import time
 
 import z3
-
-from . import unroll
-from .model import vocab
-from .model.state import A as AK
-from .model.state import ACTION_FIELDS, CLAIMS
-from .replay import fine_of, needed_rules, replay, scenario_play, stutter_windows
+from ygo_timing.model import vocab
+from ygo_timing.model.state import ACTION_FIELDS, CLAIMS
+from ygo_timing.model.state import A as AK
+from ygo_timing.symbolic import unroll
+from ygo_timing.symbolic.replay import (
+    fine_of,
+    needed_rules,
+    replay,
+    scenario_play,
+    stutter_windows,
+)
 
 
 class Scene:

@@ -10,11 +10,10 @@ import json
 import sys
 
 import click
-
-from . import catalogue
-from .check import DEFAULT_TIMEOUT_MS
-from .model import rulesets
-from .play import PlayError, load
+from ygo_timing.cards import catalogue
+from ygo_timing.checking.check import DEFAULT_TIMEOUT_MS
+from ygo_timing.inputs.play import PlayError, load
+from ygo_timing.model import rulesets
 
 
 def _fail(msg):
@@ -43,7 +42,7 @@ def _guarded(fn):
               show_default=True, help="Solver time limit per query, in milliseconds.")
 def options_cmd(path, at, ruleset, fmt, cards_files, timeout_ms):
     """What each player may activate, and whether the game may move on, after action N."""
-    from . import options as opt
+    from ygo_timing.symbolic import options as opt
     o = _guarded(lambda: opt.options(load(path), ruleset, cards_files, at, timeout_ms))
     click.echo(json.dumps(o.to_dict(), indent=2, ensure_ascii=False) if fmt == "json" else opt.text(o))
     unknown = any(x.allowed is None for x in o.cards + o.game)
@@ -62,8 +61,8 @@ def options_cmd(path, at, ruleset, fmt, cards_files, timeout_ms):
               help="Time limit for the whole search, in seconds.")
 def diff_cmd(ruleset_a, ruleset_b, max_length, out_dir, fmt, timeout_s):
     """Where two rule sets disagree: classes of differences, each with a shortest witness play."""
-    from . import diff as d
-    from . import diff_report
+    from ygo_timing.output import diff_report
+    from ygo_timing.symbolic import diff as d
     r = _guarded(lambda: d.diff(ruleset_a, ruleset_b, max_length, timeout_s, out_dir).to_dict())
     if fmt == "json":
         click.echo(diff_report.as_json(r))
@@ -89,7 +88,7 @@ def diff_cmd(ruleset_a, ruleset_b, max_length, out_dir, fmt, timeout_s):
               help="Also test every rule that has terms against its own fixtures (slow: minutes).")
 def consistency_cmd(ruleset, max_length, fmt, timeout_s, dead_rules):
     """Is a rule set satisfiable, free of contradictions and dead rules; the source conflicts as plays."""
-    from . import consistency as c
+    from ygo_timing.symbolic import consistency as c
     r = _guarded(lambda: c.consistency(ruleset, max_length, timeout_s, dead_rules))
     click.echo(json.dumps(r.to_dict(), indent=2, ensure_ascii=False) if fmt == "json" else c.text(r))
     sys.exit(r.exit_code())

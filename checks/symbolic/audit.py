@@ -28,15 +28,15 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 import z3
-
-from . import catalogue, luaconst as K
-from .cardimport import DS_ONLY, UNTIL_CALC
-from .check import Universe, fact_terms, static_facts
-from .model import vocab
-from .model.rules import RULES
-from .model.state import A
-from .model.step import relation
-from .play import CardSpec, Play
+from ygo_timing.cards import catalogue
+from ygo_timing.cards import luaconst as K
+from ygo_timing.cards.importer import DS_ONLY, UNTIL_CALC
+from ygo_timing.checking.check import Universe, fact_terms, static_facts
+from ygo_timing.inputs.play import CardSpec, Play
+from ygo_timing.model import vocab
+from ygo_timing.model.rules import RULES
+from ygo_timing.model.state import A
+from ygo_timing.model.step import relation
 
 ET, E = K.ET, K.EVENT
 WINDOWS = {
@@ -255,7 +255,7 @@ def ds1_clauses(card, e) -> list:
 
 def ds_t1_clauses(card, e) -> list:
     """Which DS-T1 clauses the facts meet (S0-TCG 26-33)."""
-    from .cardimport import spell_speed
+    from ygo_timing.cards.importer import spell_speed
     out = []
     if card.kind == "trap:counter":
         out.append("1")
@@ -348,7 +348,7 @@ def audit(imported, ruleset: str, progress=None) -> AuditResult:
 
 
 def _located(entry):
-    from .jsonloc import Located
+    from ygo_timing.inputs.jsonloc import Located
     return Located(entry, {})
 
 

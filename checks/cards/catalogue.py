@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from . import jsonloc
-from .errors import InputError
-from .model import vocab
+from ygo_timing.errors import InputError
+from ygo_timing.inputs import jsonloc
+from ygo_timing.model import vocab
 
 
 class CatalogueError(InputError):
@@ -95,7 +95,7 @@ CARD_KEYS = {"name", "type", "subtype", "attribute", "level", "atk", "def", "eff
 EFFECT_KEYS = {"kind", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
                "fusion_summon", "timings", "condition", "ruling_allowed", "no_damage_step",
                "resolution", "note", "unknown", "import"}
-# What an imported entry may list as `unknown` (checks/cardimport.py); `import` is its
+# What an imported entry may list as `unknown` (checks/cards/importer.py); `import` is its
 # provenance (card id, script lines), kept for people and ignored by the solver.
 UNKNOWABLE_CARD = ("attribute", "level", "atk", "def", "effects", "must_attack", "extra_attacks",
                    "battle_damage_modifier", "calc_modifier", "attack_restriction")

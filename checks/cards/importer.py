@@ -14,9 +14,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import luaconst as K
-from . import luascan
-from .errors import InputError
+from ygo_timing.cards import luaconst as K
+from ygo_timing.cards import luascan
+from ygo_timing.errors import InputError
 
 MAX_CDB_BYTES = 512 * 1024 * 1024
 MAX_CARDS = 100_000

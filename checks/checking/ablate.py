@@ -1,6 +1,6 @@
 """Is every rule load-bearing? Remove one rule at a time and re-check the fixtures.
 
-    python -m ygo_timing.ablate [--rule ID ...] PATH...
+    python -m ygo_timing.checking.ablate [--rule ID ...] PATH...
 
 A rule is load-bearing when removing it flips the verdict of at least one fixture. The
 search walks the fixtures on the relation compiled without the rule; the first flip it
@@ -14,11 +14,11 @@ import re
 import sys
 
 import click
-
-from .check import Run, check_play, play_cards, walk
-from .cli import play_files, rule_catalogue
-from .model import compiled, rulesets
-from .play import PlayError, load
+from ygo_timing.checking.check import Run, check_play, play_cards, walk
+from ygo_timing.inputs.files import play_files
+from ygo_timing.inputs.play import PlayError, load
+from ygo_timing.model import compiled, rulesets
+from ygo_timing.model.rulebook import rule_catalogue
 
 
 def fast_verdict(play, cards, rid=None):

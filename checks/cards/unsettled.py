@@ -1,6 +1,6 @@
 """A verdict never rests on a property an import left unknown.
 
-Imported catalogue entries (checks/cardimport.py) list in `unknown` what the card database and
+Imported catalogue entries (checks/cards/importer.py) list in `unknown` what the card database and
 scripts did not settle; those properties sit at the catalogue defaults, which may be wrong
 either way. A play that sets up such a card therefore gets "unknown" (exit 3) instead of
 "legal" or "illegal", with the card and the properties named, so that a person can fill them in
@@ -8,7 +8,7 @@ and delete them from the list.
 """
 from __future__ import annotations
 
-from . import catalogue
+from ygo_timing.cards import catalogue
 
 
 def demote(verdict, play, cards_files=()):

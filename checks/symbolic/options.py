@@ -11,12 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import z3
-
-from .check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Run, play_cards, rule_info
-from .model import vocab
-from .model.state import A, NONE
-from .play import Play, PlayError
-from .play import _render_ref as _ref   # the play module's quoting, so lines parse back
+from ygo_timing.checking.check import (
+    DEFAULT_RLIMIT,
+    DEFAULT_TIMEOUT_MS,
+    Run,
+    play_cards,
+)
+from ygo_timing.inputs.play import Play, PlayError
+from ygo_timing.inputs.play import (
+    _render_ref as _ref,  # the play module's quoting, so lines parse back
+)
+from ygo_timing.model import vocab
+from ygo_timing.model.rulebook import rule_info
+from ygo_timing.model.state import NONE, A
 
 
 @dataclass

@@ -10,10 +10,9 @@ import sys
 import time
 
 import click
-
-from . import audit as audit_mod
-from . import cardimport
-from .model import rulesets
+from ygo_timing.cards import importer as cardimport
+from ygo_timing.model import rulesets
+from ygo_timing.symbolic import audit as audit_mod
 
 
 def _fail(e):

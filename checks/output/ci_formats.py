@@ -16,7 +16,7 @@ from importlib import metadata
 from pathlib import Path, PurePath
 from urllib.parse import quote
 
-from . import report
+from ygo_timing.output import report
 
 # Not rule IDs (those are capitals and digits): these name what is wrong besides a broken rule.
 INPUT_ERROR, SOLVER_UNKNOWN, EXPECT = "input-error", "solver-unknown", "expect"
