@@ -13,7 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ygo_timing.cards import catalogue
-from ygo_timing.checking.check import Run
+from ygo_timing.checking.run import Run
 from ygo_timing.inputs.files import builtin_examples
 from ygo_timing.inputs.play import ActionSpec, PlayError, load, to_text
 from ygo_timing.model import vocab

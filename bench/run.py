@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from corpus import write_corpus  # noqa: E402
 from ygo_timing.cards import catalogue  # noqa: E402
 from ygo_timing.checking import batch  # noqa: E402
-from ygo_timing.checking.check import Run  # noqa: E402
+from ygo_timing.checking.run import Run  # noqa: E402
 from ygo_timing.inputs.play import PlayError, load  # noqa: E402
 
 

@@ -83,7 +83,8 @@ class PlayItem(pytest.Item):
 
     def setup(self):
         """Checking is the set-up; a play that cannot be checked errors here, as exit 2/3 of `check`."""
-        from ygo_timing.checking.check import DEFAULT_TIMEOUT_MS, Verdict, check_play
+        from ygo_timing.checking.check import check_play
+        from ygo_timing.checking.verdict import DEFAULT_TIMEOUT_MS, Verdict
         from ygo_timing.inputs.play import PlayError, load
         s = self.config.stash[_SETTINGS]
         shown = self.shown_path()

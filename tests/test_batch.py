@@ -5,9 +5,9 @@ import json
 from click.testing import CliRunner
 from conftest import FIXTURES
 from ygo_timing.checking import batch
-from ygo_timing.model import vocab
 from ygo_timing.cli.main import main
 from ygo_timing.inputs.play import load, to_json
+from ygo_timing.model import vocab
 
 EX = FIXTURES / "examples"
 PLAYS = ["ex1-legal.play", "ex1-illegal.play", "ex2-legal.play", "bd2-illegal.play"]

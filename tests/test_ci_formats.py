@@ -7,7 +7,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES
-from ygo_timing.checking.check import Verdict
+from ygo_timing.checking.verdict import Verdict
 from ygo_timing.cli.main import main
 from ygo_timing.output.ci_formats import github, message_location
 

@@ -10,7 +10,9 @@ from collections import OrderedDict
 
 import pytest
 from conftest import FIXTURES
-from ygo_timing.checking.check import Run, check_play, play_cards
+from ygo_timing.checking.check import check_play
+from ygo_timing.checking.facts import play_cards
+from ygo_timing.checking.run import Run
 from ygo_timing.inputs.play import PlayError, load
 from ygo_timing.model import compiled, vocab
 from ygo_timing.model.state import ACTION_FIELDS, ACTIONS, NONE, Action

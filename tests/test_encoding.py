@@ -3,7 +3,7 @@ import pytest
 import z3
 from conftest import FIXTURES
 from ygo_timing.cards import catalogue
-from ygo_timing.checking.check import Run
+from ygo_timing.checking.run import Run
 from ygo_timing.inputs.play import load
 from ygo_timing.model import rulesets, vocab
 from ygo_timing.model.rules import RULES

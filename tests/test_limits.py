@@ -5,7 +5,7 @@ import json
 import pytest
 from click.testing import CliRunner
 from conftest import FIXTURES
-from ygo_timing.checking.check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
+from ygo_timing.checking.verdict import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from ygo_timing.cli.main import main
 
 EX = FIXTURES / "examples"

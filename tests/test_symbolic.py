@@ -7,7 +7,8 @@ import pytest
 import z3
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
-from ygo_timing.checking.check import Universe, check_play
+from ygo_timing.checking.check import check_play
+from ygo_timing.checking.facts import Universe
 from ygo_timing.cli.main import main
 from ygo_timing.inputs.play import load
 from ygo_timing.output import diff_report
@@ -67,7 +68,7 @@ def _unrolled_verdicts(path):
     play = load(str(path))
     cards = catalogue_cards()
     uni = Universe(play, cards)
-    from ygo_timing.checking.check import Run
+    from ygo_timing.checking.run import Run
     from ygo_timing.model.step import relation
     rel = relation(play.ruleset, len(uni.specs), len(uni.effects))
     facts = fact_list(rel, uni, play)

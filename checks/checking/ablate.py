@@ -14,7 +14,9 @@ import re
 import sys
 
 import click
-from ygo_timing.checking.check import Run, check_play, play_cards, walk
+from ygo_timing.checking.check import check_play
+from ygo_timing.checking.facts import play_cards
+from ygo_timing.checking.run import Run, walk
 from ygo_timing.inputs.files import play_files
 from ygo_timing.inputs.play import PlayError, load
 from ygo_timing.model import compiled, rulesets

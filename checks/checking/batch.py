@@ -11,12 +11,8 @@ from collections import deque
 from dataclasses import dataclass
 from functools import partial
 
-from ygo_timing.checking.check import (
-    DEFAULT_RLIMIT,
-    DEFAULT_TIMEOUT_MS,
-    Verdict,
-    check_play,
-)
+from ygo_timing.checking.check import check_play
+from ygo_timing.checking.verdict import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Verdict
 from ygo_timing.inputs.play import PlayError, load, parse_json
 
 CHUNK = 8            # items per task sent to a worker: fewer, larger messages

@@ -10,7 +10,7 @@ import sys
 import click
 from ygo_timing.cards import catalogue
 from ygo_timing.checking import batch
-from ygo_timing.checking.check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
+from ygo_timing.checking.verdict import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from ygo_timing.cli import cards as cardcli
 from ygo_timing.inputs import convert, files
 from ygo_timing.inputs.files import builtin_examples, play_files

@@ -11,7 +11,7 @@ import sys
 
 import click
 from ygo_timing.cards import catalogue
-from ygo_timing.checking.check import DEFAULT_TIMEOUT_MS
+from ygo_timing.checking.verdict import DEFAULT_TIMEOUT_MS
 from ygo_timing.inputs.play import PlayError, load
 from ygo_timing.model import rulesets
 

@@ -31,7 +31,7 @@ import z3
 from ygo_timing.cards import catalogue
 from ygo_timing.cards import luaconst as K
 from ygo_timing.cards.importer import DS_ONLY, UNTIL_CALC
-from ygo_timing.checking.check import Universe, fact_terms, static_facts
+from ygo_timing.checking.facts import Universe, fact_terms, static_facts
 from ygo_timing.inputs.play import CardSpec, Play
 from ygo_timing.model import vocab
 from ygo_timing.model.rules import RULES

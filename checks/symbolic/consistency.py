@@ -21,7 +21,10 @@ from importlib import resources
 from pathlib import Path
 
 import z3
-from ygo_timing.checking.check import DEFAULT_RLIMIT, Run, Universe, check_play
+from ygo_timing.checking.check import check_play
+from ygo_timing.checking.facts import Universe
+from ygo_timing.checking.run import Run
+from ygo_timing.checking.verdict import DEFAULT_RLIMIT
 from ygo_timing.inputs.play import Play, load, parse_text, to_text
 from ygo_timing.model import rulesets, vocab
 from ygo_timing.model.rules.chain import speed_term

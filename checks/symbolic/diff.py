@@ -4,7 +4,7 @@ For each set-up of `scenarios.SCENARIOS` both rule sets are stepped along shared
 actions, breadth first (`explore.py`): every action at every pair of states reached legally
 under both, so lengths grow from 1 to K and the first witness of a class is a shortest one. A
 witness is an action legal under one set and illegal under the other. It is replayed by the
-solver with `check.Run` under both sets, which names its class: the rules the illegal step
+solver with `checking.run.Run` under both sets, which names its class: the rules the illegal step
 breaks and the rules the legal step needs. Later witnesses of a found class are counted in it
 (`member`); the search goes on until every pair up to K has been tried or time runs out.
 """

@@ -7,7 +7,7 @@ solver's own terms, specialised per action kind; `tests/test_compiled.py` proves
 solver's verdicts, broken rules and post-states). Every action of `unroll.action_domain` is
 tried at every state, and a state already reached is not expanded again, so the search is
 exhaustive up to its bound and meets everything first at its shortest length. What it finds
-is replayed by the solver (`check.Run`) before it is reported.
+is replayed by the solver (`checking.run.Run`) before it is reported.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from ygo_timing.symbolic.replay import (
 
 
 class Scene:
-    """One scenario after its opening: a `check.Run` per rule set (placed at any state the
+    """One scenario after its opening: a `checking.run.Run` per rule set (placed at any state the
     search reaches, to ask the solver about it) and the actions the search tries."""
 
     def __init__(self, names: tuple, scenario, cards):

@@ -1,6 +1,6 @@
 """What may each player do now? The judge's "can I respond here?" question.
 
-The play is replayed with check's machinery (`check.Run`) up to action N; then every candidate
+The play is replayed with check's machinery (`checking.run.Run`) up to action N; then every candidate
 action -- each activatable effect of each card of each player (with each target its text may
 choose), passing, closing the window, resolving, declaring an attack, ending the Battle Phase --
 is one query to the same step relation under the state reached. A refused candidate is
@@ -11,15 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import z3
-from ygo_timing.checking.check import (
-    DEFAULT_RLIMIT,
-    DEFAULT_TIMEOUT_MS,
-    Run,
-    play_cards,
-)
+from ygo_timing.checking.facts import play_cards
+from ygo_timing.checking.run import Run
+from ygo_timing.checking.verdict import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from ygo_timing.inputs.play import Play, PlayError
 from ygo_timing.inputs.play import (
-    _render_ref as _ref,  # the play module's quoting, so lines parse back
+    render_ref as _ref,  # the play module's quoting, so lines parse back
 )
 from ygo_timing.model import vocab
 from ygo_timing.model.rulebook import rule_info

@@ -1,7 +1,7 @@
 """Concrete replay of a sequence of actions under two rule sets, with check's own machinery.
 
 The symbolic searches find actions as values of the relation's action record; this module
-turns them back into play lines, steps them with `check.Run` under each rule set, and writes
+turns them back into play lines, steps them with `checking.run.Run` under each rule set, and writes
 play files that `ygo-timing check` reads. When one set has finer Damage Step windows than the
 other (`tcg` sub-steps 2 and 3 are both "before damage calculation" in `ocg`, 5 and 6 both
 "after damage calculation"), the `next` that moves between two fine windows of one coarse part
@@ -11,18 +11,14 @@ from __future__ import annotations
 
 import z3
 from ygo_timing.cards import catalogue
-from ygo_timing.checking.check import (
-    DEFAULT_RLIMIT,
-    Run,
-    fact_terms,
-    initial_state,
-    static_facts,
-)
+from ygo_timing.checking.facts import fact_terms, initial_state, static_facts
+from ygo_timing.checking.run import Run
+from ygo_timing.checking.verdict import DEFAULT_RLIMIT
 from ygo_timing.inputs.play import (  # its renderer keeps lines parseable
     ActionSpec,
     Play,
-    _render_action,
     parse_text,
+    render_action,
 )
 from ygo_timing.model import rulesets, vocab
 from ygo_timing.model.state import ACTIONS, CLAIMS, NONE, layout
@@ -141,7 +137,7 @@ def spec_of(act: dict, run: Run) -> ActionSpec:
         pass
     else:
         s.player = None
-    s.text = _render_action(s)
+    s.text = render_action(s)
     return s
 
 

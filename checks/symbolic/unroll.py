@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import z3
-from ygo_timing.checking.check import py_value
+from ygo_timing.checking.facts import py_value
 from ygo_timing.model import vocab
 from ygo_timing.model.state import CL, NONE, A
 

@@ -1,0 +1,235 @@
+"""Stepping a play: its actions as steps of the relation, taken by the compiled relation (fast,
+concrete) or by the solver (which confirms, and explains an illegal step)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import z3
+from ygo_timing.checking.explain import Explainer
+from ygo_timing.checking.facts import (
+    Universe,
+    fact_tables,
+    fact_terms,
+    initial_state,
+    py_value,
+    static_facts,
+)
+from ygo_timing.inputs.play import ActionSpec, Play, PlayError
+from ygo_timing.model import compiled, vocab
+from ygo_timing.model.state import ACTION_FIELDS, CL, NONE, A, layout
+from ygo_timing.model.step import bucket, relation
+
+
+class Run:
+    """One play being checked."""
+
+    def __init__(self, play: Play, ruleset: str, cards: dict, timeout_ms: int, rlimit: int,
+                 without: frozenset = frozenset()):
+        self.play, self.ruleset, self.without = play, ruleset, without
+        self.uni = Universe(play, cards)
+        self.ncards, self.neffects = bucket(max(1, len(self.uni.specs))), bucket(max(1, len(self.uni.effects)))
+        self.layout = layout(self.ncards, self.neffects)
+        self.names = [name for name, _ in self.layout]
+        self.facts = static_facts(self.uni, play, self.neffects)
+        self.index = {name: k for k, name in enumerate(self.names)}
+        self.state = initial_state(self.layout, self.uni, play)
+        self.line_of = {name: ("set-up", None) for name in self.names}
+        for i, spec in enumerate(self.uni.specs):
+            for name in self.names:
+                if name.endswith(f"[{i}]") and not name.startswith(("link", "trig", "bd", "lp")):
+                    self.line_of[name] = ("set-up", spec.line)
+        self.timeout_ms, self.rlimit = timeout_ms, rlimit
+        self.steps = 0
+
+    # the state is a list in layout order (what the compiled relation reads); by name on demand
+    @property
+    def state(self) -> dict:
+        return dict(zip(self.names, self.vals))
+
+    @state.setter
+    def state(self, values: dict):
+        self.vals = [values[n] for n in self.names]
+
+    def get(self, name):
+        return self.vals[self.index[name]]
+
+    # the solver side is built only when a step needs the solver
+    @cached_property
+    def rel(self):
+        return relation(self.ruleset, self.ncards, self.neffects, self.without)
+
+    @cached_property
+    def ctx(self):
+        return self.rel.ctx
+
+    @cached_property
+    def statics(self):
+        return fact_terms(self.ctx.S, self.facts)
+
+    @cached_property
+    def pre_vars(self):
+        return dict(self.ctx.pre.fields())
+
+    @cached_property
+    def post_vars(self):
+        return dict(self.ctx.post.fields())
+
+    @cached_property
+    def act_vars(self):
+        return dict(self.ctx.act.fields())
+
+    @cached_property
+    def evaluator(self):
+        return compiled.evaluator(self.ruleset, self.ncards, self.neffects, self.without)
+
+    @cached_property
+    def prepared(self):
+        return self.evaluator.prepare(*fact_tables(self.facts))
+
+    # --- expanding the play's actions into steps of the relation ------------------------------
+    def steps_for(self, a: ActionSpec):
+        """Concrete actions for one line of the play (a `resolve` may need several)."""
+        u, line = self.uni, a.line
+        base = dict(kind=A.get(a.kind, 0), player=NONE, eff=0, card=NONE, target=NONE, direct=False,
+                    window=NONE, link=0, named=NONE, other=NONE, claim=0, value=0)
+        player = vocab.PLAYERS.index(a.player) if a.player else NONE
+        if a.kind == "resolve":
+            return None  # expanded lazily (depends on the state reached)
+        d = dict(base, player=player)
+        if a.kind == "attack":
+            d.update(card=u.card(a.card, line), target=u.card(a.target, line), direct=a.direct,
+                     player=vocab.PLAYERS.index(self.play.turn_player))
+        elif a.kind == "activate":
+            d.update(eff=u.effect(a.card, a.effect, line), target=u.card(a.target, line), link=a.link)
+        elif a.kind == "retarget":
+            d.update(target=u.card(a.target, line), direct=a.direct)
+        elif a.kind == "replace":
+            d.update(card=u.card(a.card, line), other=u.card(a.other, line))
+        elif a.kind == "next":
+            d.update(window=vocab.W[a.window] if a.window else NONE)
+        elif a.kind == "claim":
+            d.update(claim=CL[a.claim], card=u.card(a.card, line), player=player, value=self._claim_value(a))
+        return [d]
+
+    def _claim_value(self, a):
+        if a.claim in ("lp", "atk"):
+            return int(a.value)
+        if a.claim == "location":
+            return vocab.L[a.value]
+        if a.claim == "window":
+            return vocab.W[a.window or a.value]
+        if a.claim == "calc":
+            return {"pending": 0, "done": 1, "skipped": 2}[a.value]
+        return 1 if a.value else 0
+
+    def resolve_steps(self, a: ActionSpec):
+        """`resolve`: the players pass as needed, then links resolve (all, or the one named)."""
+        base = dict(player=NONE, eff=0, card=NONE, target=NONE, direct=False, window=NONE, link=0,
+                    named=NONE, other=NONE, claim=0, value=0)
+        if not self.get("resolving") and self.get("chain_len") > 0:
+            p = self.get("prio")
+            yield dict(base, kind=A["pass"], player=p)
+            if not self.get("resolving"):
+                yield dict(base, kind=A["pass"], player=self.get("prio"))
+        count = 1 if a.card else max(1, self.get("chain_len"))
+        for _ in range(count):
+            named = NONE
+            if a.card:
+                i = self.uni.card(a.card, a.line)
+                top = self.get(f"link_eff[{max(0, self.get('chain_len') - 1)}]")
+                own = [e for e, (c, _, _) in enumerate(self.uni.effects) if c == i]
+                named = top if (self.get("chain_len") and self.uni.effects[top][0] == i) else (own[0] if own else NONE)
+            yield dict(base, kind=A["resolve_link"], named=named)
+
+    # --- one step -------------------------------------------------------------------------------
+    def assumptions(self, act):
+        pre = [t for t, _ in self.statics] + [self.equals(self.pre_vars[n], v) for n, v in self.state.items()]
+        acts = [self.equals(self.act_vars[n], v) for n, v in act.items()]
+        return pre, acts
+
+    def equals(self, var, value):
+        """var == value, built once per relation (most of a state is the same step after step)."""
+        key = (var.get_id(), value)
+        term = self.rel.equalities.get(key)
+        if term is None:
+            term = self.rel.equalities[key] = var == value
+        return term
+
+    def solve(self, extra):
+        s = self.rel.solver
+        s.set("timeout", self.timeout_ms)
+        s.set("rlimit", self.rlimit)
+        # Solver.check(*terms) re-casts every assumption, which costs more than the check
+        # itself with ~450 of them; they are Boolean terms already
+        terms = (z3.Ast * len(extra))(*(t.as_ast() for t in extra))
+        return z3.CheckSatResult(z3.Z3_solver_check_assumptions(s.ctx.ref(), s.solver, len(extra), terms))
+
+    def guard(self, act, line):
+        if act["kind"] == A["activate"] and self.get("chain_len") >= vocab.MAX_CHAIN:
+            raise PlayError(self.play.path, line, f"a Chain of more than {vocab.MAX_CHAIN} links is beyond "
+                                                  "what the tool models")
+
+    def eval_step(self, act, line, text=""):
+        """One step by the compiled relation: ("sat", None), or ("unsat", the rule IDs it breaks)
+        (a candidate the solver then confirms); raises Undetermined when it cannot decide."""
+        self.guard(act, line)
+        broken, post = self.evaluator.step(self.vals, [act[f] for f in ACTION_FIELDS], self.prepared)
+        self.steps += 1
+        if broken:
+            return "unsat", list(broken)
+        self.vals = post
+        return "sat", None
+
+    def step(self, act, line, text=""):
+        """One step by the solver: ("sat", None), ("unsat", (broken, facts)) or ("unknown", why)."""
+        self.current_line, self.current_text, self.current_act = line, text, act
+        self.guard(act, line)
+        pre, acts = self.assumptions(act)
+        lits = list(self.rel.lits.values()) + list(self.rel.rlits.values())
+        result = self.solve(lits + pre + acts)
+        self.steps += 1
+        if result == z3.sat:
+            m = self.rel.solver.model()
+            new, old = {}, self.state
+            for name, var in self.post_vars.items():
+                new[name] = py_value(m.eval(var, model_completion=True))
+                if new[name] != old[name]:
+                    self.line_of[name] = ("line", line, self.cause(m, name))
+            self.state = new
+            return "sat", None
+        if result == z3.unsat:
+            return "unsat", Explainer(self).explain(pre, acts)
+        return "unknown", self.rel.solver.reason_unknown()
+
+    def cause(self, model, name):
+        """The rule whose update set this variable in the step just taken."""
+        for rid, when in self.rel.causes.get(name, []):
+            if z3.is_true(model.eval(when, model_completion=True)):
+                return rid
+        return None
+
+
+@dataclass
+class Outcome:
+    """What walking a play with one stepper found."""
+    kind: str                 # legal | illegal | unknown | error
+    index: int = 0            # the action (1-based) that is illegal / undecided / wrong
+    action: ActionSpec | None = None
+    detail: object = None     # illegal: broken IDs (compiled) or (broken, facts) (solver); else a message
+    steps: int = 0
+
+
+def walk(run: Run, stepper) -> Outcome:
+    """Take the play's actions one step at a time with `stepper` (Run.eval_step or Run.step)."""
+    for index, a in enumerate(run.play.actions, start=1):
+        try:
+            acts = run.steps_for(a)
+            for act in (acts if acts is not None else run.resolve_steps(a)):
+                result, detail = stepper(act, a.line, a.text)
+                if result != "sat":
+                    kind = "illegal" if result == "unsat" else "unknown"
+                    return Outcome(kind, index, a, detail, run.steps)
+        except PlayError as e:
+            return Outcome("error", index, a, str(e), run.steps)
+    return Outcome("legal", steps=run.steps)
