@@ -24,7 +24,7 @@ from typing import Callable
 import z3
 
 from .. import vocab
-from ..state import NONE, A, Action, State, Statics
+from ..state import A, NONE, Action, State, Statics
 
 RULES: list["Rule"] = []
 

@@ -10,6 +10,7 @@ from .base import Update, rule, table_rule
 from .battle import chain_end
 from .tables import event_trigger
 
+
 table_rule("D1-1", "At the start of the Damage Step a face-down attack target stays face-down; its "
            "effects do not activate yet.", ["S0-OCG 164", "S3 18"])
 table_rule("D1-2", "Effects that apply \"only during the Damage Step\" (\"Steamroid\") apply.",
