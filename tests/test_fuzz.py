@@ -15,6 +15,7 @@ from ygo_timing.checking.check import check_play
 from ygo_timing.cli.main import main
 from ygo_timing.inputs import jsonloc
 from ygo_timing.inputs import play as P
+from ygo_timing.inputs.play import model as PM  # the vocabulary of the play forms
 from ygo_timing.model import vocab
 
 PATH = "fuzz.play"
@@ -58,8 +59,8 @@ def test_text_parser_on_random_text(text):
         assert_located(e, n_lines(text))
 
 
-WORDS = (list(P.VERBS) + list(P.ZONE_WORDS) + list(P.SETUP_OPTIONS) + list(vocab.WINDOWS)
-         + list(P.CLAIM_WORDS) + list(P.CALC_VALUES) + list(P.SETUP_ZONES)
+WORDS = (list(PM.VERBS) + list(PM.ZONE_WORDS) + list(PM.SETUP_OPTIONS) + list(vocab.WINDOWS)
+         + list(PM.CLAIM_WORDS) + list(PM.CALC_VALUES) + list(PM.SETUP_ZONES)
          + ["A", "B", "->", "battle", "phase", "bp", "direct", "effect", "target", "link", "with",
             "#", '"', '"Dark Magician"', '"Kuriboh"', '"X\\"Y"', "DM", "K", "0", "1", "-1", "8000",
             "99999999999", "ruleset:", "turn:", "lp:", "expect:", "rules:", "card:", "title:",
@@ -173,7 +174,7 @@ ACTION = st.fixed_dictionaries(
     optional={k: SCALAR for k in ("player", "card", "window", "value", "claim", "target", "direct",
                                   "effect", "link", "other", "zone")})
 SETUP_CARD = st.fixed_dictionaries(
-    {"player": st.sampled_from(["A", "B", "C"]), "zone": st.sampled_from(P.SETUP_ZONES + ("pocket",)),
+    {"player": st.sampled_from(["A", "B", "C"]), "zone": st.sampled_from(PM.SETUP_ZONES + ("pocket",)),
      "card": st.sampled_from(["Dark Magician", "Kuriboh", "Honest", "", "No Such Card"])},
     optional={"label": st.sampled_from(["DM", "K", "", "as"]), "face_up": SCALAR, "defense": SCALAR,
               "atk": SCALAR, "def": SCALAR, "equip": st.lists(SCALAR, max_size=2)})
@@ -238,7 +239,7 @@ CARDS = sorted(catalogue.builtin().values(), key=lambda c: c.name)
 def plays(draw):
     """A well-formed play in the text form: cards from the catalogue, actions from the vocabulary,
     every reference to a card a label of the set-up."""
-    ruleset = draw(st.sampled_from(P.RULESETS))
+    ruleset = draw(st.sampled_from(PM.RULESETS))
     picked = draw(st.lists(st.sampled_from(CARDS), min_size=1, max_size=4))
     lines = [f"ruleset: {ruleset}", f"turn-player: {draw(st.sampled_from('AB'))}"]
     labels = []
@@ -278,7 +279,7 @@ def plays(draw):
         st.builds(lambda p, n: f"claim lp {p} {n}", player, st.integers(0, 16000)),
         st.builds(lambda a, n: f"claim atk {a} {n}", lab, st.integers(0, 5000)),
         st.builds(lambda a: f"claim destroyed {a}", lab),
-        st.builds(lambda a, z: f"claim location {a} {z}", lab, st.sampled_from(P.SETUP_ZONES)),
+        st.builds(lambda a, z: f"claim location {a} {z}", lab, st.sampled_from(PM.SETUP_ZONES)),
         st.builds(lambda w: f"claim window {w}", st.sampled_from(windows)),
         st.builds(lambda _: activate(), st.none()),
     )
