@@ -14,7 +14,7 @@ from ygo_timing.inputs.files import builtin_examples
 from ygo_timing.inputs.play import load
 from ygo_timing.model import rulesets, vocab
 from ygo_timing.model.rulebook import rule_info
-from ygo_timing.output import diff_html, timeline, trace
+from ygo_timing.output import diff_html, html_report, timeline, trace
 from ygo_timing.symbolic.options import options
 
 EXAMPLES = FIXTURES / "examples"
@@ -316,3 +316,22 @@ def test_diff_cli_html():
     assert r.exit_code in (0, 1), r.output
     assert_self_contained(r.output)
     assert r.output.startswith("<!DOCTYPE html>")
+
+
+def test_the_guide_shows_the_picture():
+    guide = (ROOT / "docs" / "guide.md").read_text("utf-8")
+    assert "](timeline.png)" in guide
+    png = ROOT / "docs" / "timeline.png"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size <= 200_000
+
+
+def test_an_undecided_verdict_is_never_drawn_illegal():
+    # the solver's verdict has the last word: if it could not decide, the row says so
+    from ygo_timing.checking.verdict import Verdict
+    play = load(str(EXAMPLES / "ex1-illegal.play"))
+    v = Verdict(play.path, "tcg", "unknown", message=f"{play.path}:25: the solver answered unknown")
+    t = timeline.build(play, v, with_options=False)
+    assert t.illegal.index == 10 and t.illegal.status == "unknown"
+    page = html_report.report([t])
+    assert "ILLEGAL" not in page and "UNKNOWN" in page and "the solver answered unknown" in page
+    assert "ILLEGAL" not in trace.trace(t) and "UNDECIDED" in trace.trace(t)

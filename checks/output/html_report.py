@@ -68,8 +68,10 @@ table.timeline td.w, table.timeline th.w { width: 26px; min-width: 26px; padding
 table.timeline th.w span { writing-mode: vertical-rl; transform: rotate(180deg); white-space: nowrap;
   font-weight: 500; font-size: 12px; padding: 4px 0; }
 table.timeline td.w.in { background: var(--win); }
-table.timeline td.action { min-width: 18em; max-width: 34em; overflow-wrap: anywhere; }
+table.timeline td.action { min-width: 18em; max-width: 34em; overflow-wrap: break-word; }
 table.timeline td.num, table.timeline td.lp { text-align: right; white-space: nowrap; }
+table.timeline td.prio { text-align: center; } details.options td { white-space: nowrap; }
+details.options td:last-child { white-space: normal; }
 td.lp.changed { font-weight: 700; }
 tr.illegal > td { background: repeating-linear-gradient(135deg, #fdecea 0 8px, #fff 8px 16px); }
 tr.illegal > td.action { border-left: 4px solid var(--illegal); }
@@ -98,12 +100,20 @@ body.wide { max-width: none; }
 """
 
 
+PRIORITY_HEAD = '<th title="the player who may act after the action">priority</th>'
+
+
 def page(title: str, body: str, wide: bool = False) -> str:
     cls = ' class="wide"' if wide else ""
     return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n"
             f"<body{cls}>\n{body}\n</body>\n</html>\n")
+
+
+def arrows(text: str) -> str:
+    """A change's words (timeline.changes writes "before -> after") with an arrow that never wraps."""
+    return esc(text).replace(" -&gt; ", "&nbsp;→ ")
 
 
 def anchor(text: str) -> str:
@@ -134,8 +144,12 @@ class Renderer:
     def fact(self, text: str, pid: str, t: Timeline) -> str:
         """A fact with its play line linked to the source listing, its rule to the glossary and a
         catalogue fact to its card in the set-up."""
-        out = esc(text)
-        out = LINE_REF.sub(lambda m: f'<a href="#{pid}-L{int(m.group(1))}">{m.group(0)}</a>', out)
+        out, lines = esc(text), len(t.source.splitlines())
+
+        def line(m):   # only a line the listing has (a card's label could read "line 99")
+            n = int(m.group(1))
+            return f'<a href="#{pid}-L{n}">{m.group(0)}</a>' if 1 <= n <= lines else m.group(0)
+        out = LINE_REF.sub(line, out)
         out = BY_RULE.sub(lambda m: f"by {self.rule(m.group(1))})", out)
         if text.endswith("(catalogue)"):
             for i, c in sorted(enumerate(t.cards), key=lambda ic: -len(ic[1]["label"])):
@@ -143,6 +157,12 @@ class Renderer:
                     out = out[:-len("(catalogue)")] + f'(<a href="#{pid}-card{i}">catalogue</a>)'
                     break
         return out
+
+    def line_link(self, t: Timeline, pid: str, n, cls: str = "") -> str:
+        text = f"line {int(n)}"
+        if not 1 <= int(n) <= len(t.source.splitlines()):
+            return text    # no listing to point into (the file could not be read again)
+        return f'<a href="#{pid}-L{int(n)}"' + (f' class="{cls}"' if cls else "") + f">{text}</a>"
 
     # --- one play ---------------------------------------------------------------------------------
     def play(self, t: Timeline, pid: str, compact: bool = False, highlight: int | None = None) -> str:
@@ -180,7 +200,7 @@ class Renderer:
         rows = [f'<tr id="{pid}-card{i}"><td>{esc(c["player"])}</td><td><strong>{esc(c["label"])}</strong>'
                 + (f' <span class="muted">({esc(c["name"])})</span>' if c["name"] != c["label"] else "")
                 + f'</td><td>{esc(c["kind"])}</td><td>{esc(c["text"])}</td>'
-                f'<td><a href="#{pid}-L{int(c["line"])}">line {int(c["line"])}</a></td>'
+                f'<td>{self.line_link(t, pid, c["line"])}</td>'
                 f'<td class="muted">{esc(c["origin"])}</td></tr>' for i, c in enumerate(t.cards)]
         lp = ", ".join(f"{esc(p)} {int(v)}" for p, v in t.lp.items())
         return (f"<h3>Set-up</h3><p>LP at the start: {lp}</p><table class=\"setup\"><tr><th>player</th>"
@@ -191,7 +211,8 @@ class Renderer:
         windows = t.windows
         ds = set(rulesets.load(t.verdict.ruleset).damage_step)
         if compact:
-            head = ("<tr><th>#</th><th>window</th><th>action</th><th>Chain (top first)</th><th>changes</th>"
+            head = ("<tr><th>#</th><th>window</th><th>action</th>" + PRIORITY_HEAD + "<th>Chain (top first)</th>"
+                    "<th>changes</th>"
                     + "".join(f"<th>LP {esc(p)}</th>" for p in t.lp) + "</tr>")
         else:
             top, sub = ["<th rowspan=\"2\">#</th>"], []
@@ -204,10 +225,11 @@ class Renderer:
                     sub.append(self.window_head(w))
                 else:
                     top.append(self.window_head(w, rowspan=2))
-            top += ['<th rowspan="2">action</th>', '<th rowspan="2">Chain (top first)</th>',
+            top += ['<th rowspan="2">action</th>', PRIORITY_HEAD.replace("<th", '<th rowspan="2"', 1),
+                    '<th rowspan="2">Chain (top first)</th>',
                     '<th rowspan="2">changes</th>'] + [f'<th rowspan="2">LP {esc(p)}</th>' for p in t.lp]
             head = "<tr>" + "".join(top) + "</tr><tr>" + "".join(sub) + "</tr>"
-        ncols = (5 if compact else 4 + len(windows)) + len(t.lp)
+        ncols = (6 if compact else 5 + len(windows)) + len(t.lp)
         body = []
         openings = {o.after: o for o in t.openings}
         lp = dict(t.lp)
@@ -235,12 +257,10 @@ class Renderer:
                 label = f'{icon(r.status)} <span class="badge">{esc(LABELS[r.status])}</span> '
             elif r.index == highlight:
                 label = f'{icon("diverge")} <span class="badge">DIVERGES HERE</span> '
-            cells.append(f'<td class="action">{label}<a href="#{pid}-L{int(r.line)}" class="muted">'
-                         f"line {int(r.line)}</a> {esc(r.text)}"
-                         + (f'<br><span class="muted">priority {esc(r.priority)}</span>'
-                            if r.priority and r.status == "legal" else "") + "</td>")
+            cells.append(f'<td class="action">{label}{self.line_link(t, pid, r.line, "muted")} {esc(r.text)}</td>')
+            cells.append(f'<td class="prio">{esc(r.priority or "") if r.status == "legal" else ""}</td>')
             cells.append(f"<td>{self.chain(r)}</td>")
-            cells.append("<td>" + ("<ul class=\"changes\">" + "".join(f"<li>{esc(c.text)}</li>" for c in r.changes)
+            cells.append("<td>" + ("<ul class=\"changes\">" + "".join(f"<li>{arrows(c.text)}</li>" for c in r.changes)
                                    + "</ul>" if r.changes else "") + "</td>")
             for p, value in r.lp.items():
                 cells.append(f'<td class="lp{" changed" if value != lp[p] else ""}">{int(value)}</td>')

@@ -252,8 +252,11 @@ def _player(p) -> str | None:
 
 
 def _agree(t: Timeline):
-    """The stepping here and the verdict must name the same action; say so if they do not."""
+    """The stepping here and the verdict must name the same action; say so if they do not. The
+    verdict has the last word: an action the solver could not decide is never drawn illegal."""
     v, bad = t.verdict, t.illegal
+    if bad is not None and bad.status == "illegal" and v.verdict in ("unknown", "error"):
+        bad.status, bad.message = v.verdict, v.message or ""
     if v.verdict == "illegal" and (bad is None or bad.index != v.first_illegal["index"]):
         t.notes.append(f"internal error, please report: the verdict names action "
                        f"#{v.first_illegal['index']}, the timeline {'#' + str(bad.index) if bad else 'none'}")
