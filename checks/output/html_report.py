@@ -32,7 +32,7 @@ ICONS = {  # inline SVG, each with a visible text label beside it wherever it is
     "diverge": '<path d="M8 1l7 7-7 7-7-7z"/><path d="M8 4.5v4.5M8 11v.5" class="stroke"/>',
 }
 LABELS = {"legal": "LEGAL", "illegal": "ILLEGAL", "unknown": "UNKNOWN", "error": "ERROR",
-          "allowed": "allowed", "refused": "refused", "None": "unknown"}
+          "allowed": "allowed", "refused": "refused"}
 
 
 def icon(kind: str, title: str = "") -> str:
@@ -100,7 +100,9 @@ body.wide { max-width: none; }
 """
 
 
-PRIORITY_HEAD = '<th title="the player who may act after the action">priority</th>'
+def th(text: str, rowspan: int = 1, title: str = "") -> str:
+    span = f' rowspan="{rowspan}"' if rowspan > 1 else ""
+    return f"<th{span}" + (f' title="{esc(title)}"' if title else "") + f">{esc(text)}</th>"
 
 
 def page(title: str, body: str, wide: bool = False) -> str:
@@ -121,7 +123,7 @@ def anchor(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "_", text)
 
 
-LINE_REF = re.compile(r"\b(?:set-up )?line (\d+)")
+LINE_REF = re.compile(r"\bline (\d+)")
 BY_RULE = re.compile(r"\bby ([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)\)")
 
 
@@ -134,9 +136,8 @@ class Renderer:
 
     # --- links ------------------------------------------------------------------------------------
     def rule(self, rid: str) -> str:
-        self.cited.add(rid)
-        statement = self.info.get(rid, {}).get("statement", "")
-        return f'<a class="rule" href="#rule-{anchor(rid)}" title="{esc(statement)}">{esc(rid)}</a>'
+        self.cited.add(rid)   # its statement and sources are in the glossary, once
+        return f'<a class="rule" href="#rule-{anchor(rid)}">{esc(rid)}</a>'
 
     def rule_with_sources(self, r: dict) -> str:
         return f"{self.rule(r['rule'])} <span class=\"muted\">({esc('; '.join(r['sources']))})</span>"
@@ -144,12 +145,7 @@ class Renderer:
     def fact(self, text: str, pid: str, t: Timeline) -> str:
         """A fact with its play line linked to the source listing, its rule to the glossary and a
         catalogue fact to its card in the set-up."""
-        out, lines = esc(text), len(t.source.splitlines())
-
-        def line(m):   # only a line the listing has (a card's label could read "line 99")
-            n = int(m.group(1))
-            return f'<a href="#{pid}-L{n}">{m.group(0)}</a>' if 1 <= n <= lines else m.group(0)
-        out = LINE_REF.sub(line, out)
+        out = LINE_REF.sub(lambda m: self.line_link(t, pid, m.group(1)), esc(text))
         out = BY_RULE.sub(lambda m: f"by {self.rule(m.group(1))})", out)
         if text.endswith("(catalogue)"):
             for i, c in sorted(enumerate(t.cards), key=lambda ic: -len(ic[1]["label"])):
@@ -159,9 +155,11 @@ class Renderer:
         return out
 
     def line_link(self, t: Timeline, pid: str, n, cls: str = "") -> str:
+        """The words `line N`, linked to the play's listing if it has that line (a fact quoting a
+        card's label that reads "line 99" must not link nowhere; a file not read again has none)."""
         text = f"line {int(n)}"
         if not 1 <= int(n) <= len(t.source.splitlines()):
-            return text    # no listing to point into (the file could not be read again)
+            return text
         return f'<a href="#{pid}-L{int(n)}"' + (f' class="{cls}"' if cls else "") + f">{text}</a>"
 
     # --- one play ---------------------------------------------------------------------------------
@@ -208,69 +206,68 @@ class Renderer:
                 + "".join(rows) + "</table>")
 
     def table(self, t: Timeline, pid: str, compact: bool, highlight: int | None) -> str:
-        windows = t.windows
-        ds = set(rulesets.load(t.verdict.ruleset).damage_step)
-        if compact:
-            head = ("<tr><th>#</th><th>window</th><th>action</th>" + PRIORITY_HEAD + "<th>Chain (top first)</th>"
-                    "<th>changes</th>"
-                    + "".join(f"<th>LP {esc(p)}</th>" for p in t.lp) + "</tr>")
-        else:
-            top, sub = ["<th rowspan=\"2\">#</th>"], []
-            group = [w for w in windows if w in ds]
-            for w in windows:
-                if w in ds:
-                    if w == group[0]:
-                        top.append(f'<th colspan="{len(group)}" class="group">Damage Step '
-                                   f'({len(group)} {"sub-steps" if len(group) == 7 else "timings"})</th>')
-                    sub.append(self.window_head(w))
-                else:
-                    top.append(self.window_head(w, rowspan=2))
-            top += ['<th rowspan="2">action</th>', PRIORITY_HEAD.replace("<th", '<th rowspan="2"', 1),
-                    '<th rowspan="2">Chain (top first)</th>',
-                    '<th rowspan="2">changes</th>'] + [f'<th rowspan="2">LP {esc(p)}</th>' for p in t.lp]
-            head = "<tr>" + "".join(top) + "</tr><tr>" + "".join(sub) + "</tr>"
-        ncols = (6 if compact else 5 + len(windows)) + len(t.lp)
-        body = []
-        openings = {o.after: o for o in t.openings}
+        """The timeline: a row per action, and (not compact) a folded row per window opening."""
+        ncols = (6 if compact else 5 + len(t.windows)) + len(t.lp)
+        openings = {o.after: o for o in t.openings} if not compact else {}
+        body = [self.opening(openings[0], ncols)] if 0 in openings else []
         lp = dict(t.lp)
-        if 0 in openings and not compact:
-            body.append(self.opening(openings[0], ncols))
         for r in t.rows:
-            cls = r.status if r.status != "legal" else ("diverge" if r.index == highlight else "")
-            rid = f' id="{pid}-illegal"' if r.status != "legal" else (
-                f' id="{pid}-diverge"' if r.index == highlight else "")
-            cells = [f'<td class="num">{int(r.index)}</td>']
-            if compact:
-                cells.append(f'<td title="{esc(vocab.WINDOW_TITLES[r.window])}">{esc(r.window)}'
-                             + (f" → {esc(r.window_after)}" if r.window_after != r.window else "") + "</td>")
-            else:
-                for w in windows:
-                    mark = ""
-                    if w == r.window:
-                        mark = icon("illegal" if r.status == "illegal" else r.status if r.status != "legal"
-                                    else "step", f"action {r.index} in {w}")
-                    elif w == r.window_after:
-                        mark = icon("opens", f"{w} opens")
-                    cells.append(f'<td class="w{" in" if w == r.window else ""}">{mark}</td>')
-            label = ""
-            if r.status != "legal":
-                label = f'{icon(r.status)} <span class="badge">{esc(LABELS[r.status])}</span> '
-            elif r.index == highlight:
-                label = f'{icon("diverge")} <span class="badge">DIVERGES HERE</span> '
-            cells.append(f'<td class="action">{label}{self.line_link(t, pid, r.line, "muted")} {esc(r.text)}</td>')
-            cells.append(f'<td class="prio">{esc(r.priority or "") if r.status == "legal" else ""}</td>')
-            cells.append(f"<td>{self.chain(r)}</td>")
-            cells.append("<td>" + ("<ul class=\"changes\">" + "".join(f"<li>{arrows(c.text)}</li>" for c in r.changes)
-                                   + "</ul>" if r.changes else "") + "</td>")
-            for p, value in r.lp.items():
-                cells.append(f'<td class="lp{" changed" if value != lp[p] else ""}">{int(value)}</td>')
+            body.append(self.row(t, r, pid, compact, highlight, lp))
             lp = dict(r.lp)
-            body.append(f'<tr class="{cls}"{rid}>' + "".join(cells) + "</tr>")
             if r.status != "legal":
                 body.append(f'<tr class="why"><td colspan="{ncols}">{self.refusal(t, r, pid)}</td></tr>')
-            elif r.index in openings and not compact:
+            elif r.index in openings:
                 body.append(self.opening(openings[r.index], ncols))
-        return f'<div class="timeline-wrap"><table class="timeline">{head}{"".join(body)}</table></div>'
+        return (f'<div class="timeline-wrap"><table class="timeline">{self.head(t, compact)}{"".join(body)}'
+                "</table></div>")
+
+    def head(self, t: Timeline, compact: bool) -> str:
+        tail = [("action", ""), ("priority", "the player who may act after the action"),
+                ("Chain (top first)", ""), ("changes", "")] + [(f"LP {p}", "") for p in t.lp]
+        if compact:
+            return "<tr>" + "".join(th(x, title=tt) for x, tt in [("#", ""), ("window", "")] + tail) + "</tr>"
+        ds = rulesets.load(t.verdict.ruleset).damage_step
+        group = [w for w in t.windows if w in ds]
+        top, sub = [th("#", rowspan=2)], []
+        for w in t.windows:
+            if w not in ds:
+                top.append(self.window_head(w, rowspan=2))
+                continue
+            if w == group[0]:
+                top.append(f'<th colspan="{len(group)}" class="group">the Damage Step</th>')
+            sub.append(self.window_head(w))
+        top += [th(x, rowspan=2, title=tt) for x, tt in tail]
+        return "<tr>" + "".join(top) + "</tr><tr>" + "".join(sub) + "</tr>"
+
+    def row(self, t: Timeline, r, pid: str, compact: bool, highlight: int | None, lp_before: dict) -> str:
+        diverges = r.status == "legal" and r.index == highlight
+        cls = r.status if r.status != "legal" else "diverge" if diverges else ""
+        rid = f"{pid}-illegal" if r.status != "legal" else f"{pid}-diverge" if diverges else f"{pid}-a{int(r.index)}"
+        cells = [f'<td class="num">{int(r.index)}</td>']
+        if compact:
+            cells.append(f'<td title="{esc(vocab.WINDOW_TITLES[r.window])}">{esc(r.window)}'
+                         + (f" → {esc(r.window_after)}" if r.window_after != r.window else "") + "</td>")
+        else:
+            for w in t.windows:
+                mark = ""
+                if w == r.window:
+                    mark = icon(r.status if r.status != "legal" else "step", f"action {r.index} in {w}")
+                elif w == r.window_after:
+                    mark = icon("opens", f"{w} opens")
+                cells.append(f'<td class="w{" in" if w == r.window else ""}">{mark}</td>')
+        label = ""
+        if r.status != "legal":
+            label = f'{icon(r.status)} <span class="badge">{esc(LABELS[r.status])}</span> '
+        elif diverges:
+            label = f'{icon("diverge")} <span class="badge">DIVERGES HERE</span> '
+        cells.append(f'<td class="action">{label}{self.line_link(t, pid, r.line, "muted")} {esc(r.text)}</td>')
+        cells.append(f'<td class="prio">{esc(r.priority or "") if r.status == "legal" else ""}</td>')
+        cells.append(f"<td>{self.chain(r)}</td>")
+        changes = "".join(f"<li>{arrows(c.text)}</li>" for c in r.changes)
+        cells.append(f'<td><ul class="changes">{changes}</ul></td>' if changes else "<td></td>")
+        for p, value in r.lp.items():
+            cells.append(f'<td class="lp{" changed" if value != lp_before[p] else ""}">{int(value)}</td>')
+        return f'<tr class="{cls}" id="{rid}">' + "".join(cells) + "</tr>"
 
     def window_head(self, w: str, rowspan: int = 1) -> str:
         span = f' rowspan="{rowspan}"' if rowspan > 1 else ""
@@ -284,7 +281,7 @@ class Renderer:
     def link(self, k, cls: str = "", tag: str = "") -> str:
         target = f" → {esc(k.target)}" if k.target and k.target != k.card else ""
         negated = '<span class="tag">negated</span>' if k.negated and not tag else ""
-        return (f'<li class="{cls}"><span class="cl">CL{int(k.number)}</span> {esc(k.card)}{target} '
+        return (f'<li class="{cls}"><span class="cl">CL{int(k.number)}</span> {esc(k.what)}{target} '
                 f'<span class="muted">· {esc(k.player)} · Spell Speed {int(k.speed)}</span>{negated}'
                 + (f'<span class="tag">{esc(tag)}</span>' if tag else "") + "</li>")
 
@@ -329,7 +326,7 @@ class Renderer:
         kind = {True: "allowed", False: "refused", None: "unknown"}[x.allowed]
         rules = ", ".join(self.rule_with_sources(r) for r in x.rules)
         return (f'<tr class="{kind}"><td>{esc(x.player or "")}</td><td><code>{esc(x.what)}</code></td>'
-                f"<td>{icon(kind)} {esc(LABELS[str(x.allowed) if x.allowed is None else kind])}</td>"
+                f"<td>{icon(kind)} {esc(LABELS[kind])}</td>"
                 f"<td>{rules}</td></tr>")
 
     def source(self, t: Timeline, pid: str) -> str:
@@ -338,6 +335,20 @@ class Renderer:
                         for n, line in enumerate(text.splitlines(), start=1))
         return (f"<details class=\"source\" open><summary>The play ({esc(t.verdict.path)})</summary>"
                 f'<pre class="src">{lines}</pre></details>')
+
+    def summary(self, timelines, ids) -> str:
+        rows = []
+        for t, pid in zip(timelines, ids):
+            v, bad = t.verdict, t.illegal
+            first = (f'<a href="#{pid}-illegal">#{int(bad.index)} (line {int(bad.line)})</a> <code>{esc(bad.text)}</code>'
+                     if bad is not None else "")
+            expect = "" if not v.expect else ("as expected" if v.matches_expect() else f"expected {esc(v.expect)}")
+            rows.append(f'<tr><td><a href="#{pid}">{esc(v.path)}</a></td><td>{esc(v.ruleset)}</td>'
+                        f'<td class="{esc(v.verdict)}">{icon(v.verdict)} {esc(v.verdict.upper())}</td>'
+                        f"<td>{expect}</td><td>{first}</td>"
+                        f"<td>{', '.join(self.rule(x['rule']) for x in v.violations)}</td></tr>")
+        return ("<table class=\"summary\"><tr><th>play</th><th>rule set</th><th>verdict</th><th>expectation</th>"
+                "<th>first illegal action</th><th>rules broken</th></tr>" + "".join(rows) + "</table>")
 
     # --- the page's parts ---------------------------------------------------------------------------
     def glossary(self) -> str:
@@ -352,21 +363,6 @@ class Renderer:
                 if items else "")
 
 
-def summary(timelines, ids) -> str:
-    rows = []
-    for t, pid in zip(timelines, ids):
-        v, bad = t.verdict, t.illegal
-        first = (f'<a href="#{pid}-illegal">#{int(bad.index)} (line {int(bad.line)})</a> <code>{esc(bad.text)}</code>'
-                 if bad is not None else "")
-        expect = "" if not v.expect else ("as expected" if v.matches_expect() else f"expected {esc(v.expect)}")
-        rows.append(f'<tr><td><a href="#{pid}">{esc(v.path)}</a></td><td>{esc(v.ruleset)}</td>'
-                    f'<td class="{esc(v.verdict)}">{icon(v.verdict)} {esc(v.verdict.upper())}</td>'
-                    f"<td>{expect}</td><td>{first}</td>"
-                    f"<td>{esc(', '.join(x['rule'] for x in v.violations))}</td></tr>")
-    return ("<table class=\"summary\"><tr><th>play</th><th>rule set</th><th>verdict</th><th>expectation</th>"
-            "<th>first illegal action</th><th>rules broken</th></tr>" + "".join(rows) + "</table>")
-
-
 def report(timelines) -> str:
     """The page for these plays' timelines (a summary table first when there are several)."""
     r = Renderer()
@@ -378,7 +374,7 @@ def report(timelines) -> str:
              f"<p>{len(timelines)} play(s): " + ", ".join(f"{n} {esc(k)}" for k, n in sorted(counts.items()))
              + "</p></header>"]
     if len(timelines) > 1:
-        parts.append(summary(timelines, ids))
+        parts.append(r.summary(timelines, ids))
     parts += [r.play(t, pid) for t, pid in zip(timelines, ids)]
     parts.append(r.glossary())
     return page("ygo-timing: " + (timelines[0].verdict.path if len(timelines) == 1 else

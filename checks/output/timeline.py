@@ -36,6 +36,12 @@ class Link:
     speed: int               # Spell Speed (CH-4)
     target: str | None
     negated: bool
+    effects: int = 1         # how many effects the card has
+
+    @property
+    def what(self) -> str:
+        """The card, and which of its effects when it has several (as options names them)."""
+        return self.card + (f" effect {self.effect}" if self.effects > 1 else "")
 
 
 @dataclass
@@ -155,7 +161,7 @@ def _setup(t: Timeline, run: Run):
     for i, (spec, card) in enumerate(zip(run.uni.specs, run.uni.cards)):
         t.cards.append({"label": spec.label, "name": spec.name, "player": spec.player, "line": spec.line,
                         "kind": f"{card.subtype} {card.type}", "origin": card.origin,
-                        "location": st[f"loc[{i}]"], "text": _card_state(run, st, i)})
+                        "text": _card_state(run, st, i)})
 
 
 def _card_state(run, st, i) -> str:
@@ -212,7 +218,8 @@ class _Recorder:
             c, number, _ = u.effects[e]
             tgt = v(f"link_target[{k}]")
             out.append(Link(k + 1, u.label(c), number, _player(v(f"link_player[{k}]")), self.speeds[e],
-                            u.label(tgt) if tgt != NONE else None, bool(v(f"link_negated[{k}]"))))
+                            u.label(tgt) if tgt != NONE else None, bool(v(f"link_negated[{k}]")),
+                            len(u.cards[c].effects)))
         return out
 
     def row(self, index, a, after, status="legal") -> Row:

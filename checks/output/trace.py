@@ -20,10 +20,10 @@ def _wrap(text: str, indent: int, hang: int = 2) -> list:
                          break_on_hyphens=False) or [" " * indent]
 
 
-def link_text(link: Link) -> str:
+def link_text(link: Link, say_negated: bool = True) -> str:
     target = f" -> {link.target}" if link.target and link.target != link.card else ""
-    negated = ", negated" if link.negated else ""
-    return f"[{link.number}] {link.card} ({link.player}, Spell Speed {link.speed}{negated}){target}"
+    negated = ", negated" if link.negated and say_negated else ""
+    return f"[{link.number}] {link.what} ({link.player}, Spell Speed {link.speed}{negated}){target}"
 
 
 def chain_text(chain: list) -> str:
@@ -63,7 +63,7 @@ def trace(t: Timeline) -> str:
             out += _refusal(t, r)
             continue
         for k in r.resolved:
-            out += _wrap(("negated: " if k.negated else "resolved: ") + link_text(k), ACTION)
+            out += _wrap(("resolved negated: " if k.negated else "resolved: ") + link_text(k, False), ACTION)
         if r.chain != chain or r.resolved:
             out += _wrap(chain_text(r.chain), ACTION)
         chain = r.chain
