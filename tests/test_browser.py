@@ -36,6 +36,7 @@ from selenium.webdriver.common.by import By
 
 @pytest.fixture(scope="module")
 def browser():
+    os.environ.setdefault("SE_OFFLINE", "true")   # Selenium Manager, were it ever asked: no network
     opts = Options()
     opts.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

@@ -122,6 +122,13 @@ def test_a_legal_play_has_no_illegal_row_and_a_broken_one_no_rows(tmp_path):
     assert r.exit_code == 2 and "unknown card" in r.output and "Traceback" not in r.output
     r = run("check", bad, "--trace")
     assert r.exit_code == 2 and "unknown card" in r.output
+    broken = tmp_path / "broken.play"
+    broken.write_text('ruleset: ocg\nA monster "Dark Magician"\nattack <b>\n', "utf-8")
+    r = run("check", broken, tmp_path / "bad.play", "--format", "html")
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    page = assert_self_contained(r.output)
+    assert "ERROR" in page.text_in("p1") and "broken.play:3" in page.text_in("p1")
+    assert not page.tags("b")     # the bad line is shown as text
 
 
 # --- the trace ---------------------------------------------------------------------------------
