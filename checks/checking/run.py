@@ -220,8 +220,9 @@ class Outcome:
     steps: int = 0
 
 
-def walk(run: Run, stepper) -> Outcome:
-    """Take the play's actions one step at a time with `stepper` (Run.eval_step or Run.step)."""
+def walk(run: Run, stepper, done=None) -> Outcome:
+    """Take the play's actions one step at a time with `stepper` (Run.eval_step or Run.step);
+    `done(index, action)`, if given, is called after each legal action (a timeline's rows)."""
     for index, a in enumerate(run.play.actions, start=1):
         try:
             acts = run.steps_for(a)
@@ -232,4 +233,6 @@ def walk(run: Run, stepper) -> Outcome:
                     return Outcome(kind, index, a, detail, run.steps)
         except PlayError as e:
             return Outcome("error", index, a, str(e), run.steps)
+        if done is not None:
+            done(index, a)
     return Outcome("legal", steps=run.steps)

@@ -17,7 +17,8 @@ from ygo_timing.inputs.files import builtin_examples, play_files
 from ygo_timing.inputs.play import PlayError
 from ygo_timing.model import rulesets
 from ygo_timing.model.rulebook import rule_catalogue, rules_markdown
-from ygo_timing.output import ci_formats, report
+from ygo_timing.output import ci_formats, html_report, report, timeline
+from ygo_timing.output import trace as trace_text
 
 
 class UsageError(click.UsageError):
@@ -32,8 +33,10 @@ def main():
 @main.command()
 @click.argument("paths", nargs=-1)
 @click.option("--ruleset", type=click.Choice(rulesets.NAMES), help="Rule set (default: the file's own, else ocg).")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", *ci_formats.FORMATS]), default="text",
-              show_default=True, help="junit, github and sarif are for CI (docs/ci.md).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "html", *ci_formats.FORMATS]), default="text",
+              show_default=True, help="junit, github and sarif are for CI (docs/ci.md); html is one page "
+                                      "with each play's timeline (docs/guide.md).")
+@click.option("--trace", is_flag=True, help="Print each play's timeline: windows, Chain, changes, the refusal.")
 @click.option("--cards", "cards_files", multiple=True, type=click.Path(dir_okay=False),
               help="A catalogue file adding or overriding cards (repeatable).")
 @click.option("--examples", is_flag=True, help="Check the built-in worked examples (EX-1..EX-4, BD-2, D5-4, D5-5).")
@@ -48,13 +51,15 @@ def main():
               show_default=True, help="Solver time limit per query, in milliseconds.")
 @click.option("--rlimit", type=click.IntRange(1, 10**12), default=DEFAULT_RLIMIT, show_default=True,
               help="Solver resource limit per query (z3 rlimit: unlike the time limit, the same on every machine).")
-def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout_ms, rlimit):
+def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout_ms, rlimit, trace):
     """Check play files (a directory means every .play/.json file under it)."""
     names = list(paths) + (builtin_examples() if examples else [])
     if not names and not jsonl:
         raise UsageError("name at least one play file or directory (or --examples, or --jsonl FILE)")
     if names and jsonl:
         raise UsageError("--jsonl reads plays from its file alone; name no other play files")
+    if trace and (jsonl or fmt != "text"):
+        raise UsageError("--trace prints text for play files; it goes with neither --jsonl nor --format " + fmt)
     for f in cards_files:   # a bad --cards file is a usage error before anything is checked
         try:
             catalogue.load_file(f)
@@ -72,8 +77,12 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
     else:
         verdicts = list(batch.ordered_map(batch.checker("path", opts), play_files(names), jobs))
         kinds = {v.verdict for v in verdicts}
-        out = ci_formats.FORMATS[fmt](verdicts) if fmt in ci_formats.FORMATS else (
-            report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
+        if fmt == "html" or trace:   # each play's timeline, drawn (checks/output/timeline.py)
+            timelines = timeline.of_verdicts(verdicts, cards_files, with_options=fmt == "html")
+            out = html_report.report(timelines) if fmt == "html" else trace_text.text(timelines)
+        else:
+            out = ci_formats.FORMATS[fmt](verdicts) if fmt in ci_formats.FORMATS else (
+                report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
         if out:   # a clean run in the github format prints nothing
             click.echo(out)
     sys.exit(2 if "error" in kinds else 3 if "unknown" in kinds else 1 if "illegal" in kinds else 0)

@@ -56,7 +56,8 @@ def options_cmd(path, at, ruleset, fmt, cards_files, timeout_ms):
               help="Longest witness searched, in actions after a scenario's opening.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               help="Write each witness play (one per rule set) under this directory.")
-@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown", "html"]), default="text",
+              show_default=True, help="html: one page, each class's two witness plays side by side.")
 @click.option("--timeout", "timeout_s", type=click.IntRange(1, 86_400), default=600, show_default=True,
               help="Time limit for the whole search, in seconds.")
 def diff_cmd(ruleset_a, ruleset_b, max_length, out_dir, fmt, timeout_s):
@@ -66,6 +67,9 @@ def diff_cmd(ruleset_a, ruleset_b, max_length, out_dir, fmt, timeout_s):
     r = _guarded(lambda: d.diff(ruleset_a, ruleset_b, max_length, timeout_s, out_dir).to_dict())
     if fmt == "json":
         click.echo(diff_report.as_json(r))
+    elif fmt == "html":
+        from ygo_timing.output import diff_html
+        click.echo(_guarded(lambda: diff_html.report(r)), nl=False)
     elif fmt == "markdown":
         cmd = f"ygo-timing diff {ruleset_a} {ruleset_b} --max-length {max_length}" + \
               (f" --out {out_dir}" if out_dir else "") + " --format markdown"

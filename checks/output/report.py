@@ -4,14 +4,19 @@ from __future__ import annotations
 import json
 
 
+def headline(v) -> str:
+    """path: VERDICT under ruleset, and whether the play expected it."""
+    head = f"{v.path}: {v.verdict.upper()} under {v.ruleset}"
+    if v.expect:
+        head += " (as expected)" if v.matches_expect() else f" (EXPECTED {v.expect.upper()}" + (
+            f" citing {' '.join(v.expect_rules)})" if v.expect_rules else ")")
+    return head
+
+
 def text(verdicts) -> str:
     out = []
     for v in verdicts:
-        head = f"{v.path}: {v.verdict.upper()} under {v.ruleset}"
-        if v.expect:
-            head += " (as expected)" if v.matches_expect() else f" (EXPECTED {v.expect.upper()}" + (
-                f" citing {' '.join(v.expect_rules)})" if v.expect_rules else ")")
-        out.append(head)
+        out.append(headline(v))
         if v.verdict == "illegal":
             fi = v.first_illegal
             out.append(f"  first illegal action: #{fi['index']} (line {fi['line']}): {fi['action'].strip()}")

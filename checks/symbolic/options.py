@@ -19,9 +19,9 @@ from ygo_timing.inputs.play import Play, PlayError
 from ygo_timing.inputs.play import (
     render_ref as _ref,  # the play module's quoting, so lines parse back
 )
-from ygo_timing.model import vocab
+from ygo_timing.model import compiled, vocab
 from ygo_timing.model.rulebook import rule_info
-from ygo_timing.model.state import NONE, A
+from ygo_timing.model.state import ACTION_FIELDS, NONE, A
 
 
 @dataclass
@@ -81,6 +81,20 @@ def ask(run: Run, act: dict, text: str):
     return False, broken, facts
 
 
+def ask_compiled(run: Run, act: dict, text: str):
+    """`ask` put to the compiled relation, as check's first pass is: (allowed, broken rule IDs,
+    no facts); the solver answers where the compiled relation cannot, or names no rule."""
+    if run.evaluator is None:
+        return ask(run, act, text)
+    try:
+        broken, _ = run.evaluator.step(run.vals, [act[f] for f in ACTION_FIELDS], run.prepared)
+    except compiled.Undetermined:
+        return ask(run, act, text)
+    if any(r.startswith("(absent") for r in broken):
+        return ask(run, act, text)   # only rules together refuse it: the solver finds which
+    return not broken, list(broken), []
+
+
 def replay_to(play: Play, ruleset: str, cards: dict, at: int | None, timeout_ms: int):
     """Run the play's first `at` actions (all when None). Raises PlayError if one is illegal."""
     run = Run(play, ruleset, cards, timeout_ms, DEFAULT_RLIMIT)
@@ -106,6 +120,13 @@ def options(play: Play, ruleset: str | None, cards_files=(), at: int | None = No
     name = ruleset or play.ruleset or "ocg"
     cards = play_cards(play, cards_files)
     run, n = replay_to(play, name, cards, at, timeout_ms)
+    return options_at(run, n)
+
+
+def options_at(run: Run, n: int, ask=ask) -> Options:
+    """The options in the state `run` has reached after the play's first `n` actions; `ask` is
+    the question put to each candidate (`ask`, or `ask_compiled` where facts are not needed)."""
+    play, name = run.play, run.ruleset
     u, st = run.uni, run.state
     info = rule_info()
     at_text = play.actions[n - 1].text.strip() if n else "(the set-up: before the first action)"
