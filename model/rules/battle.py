@@ -100,6 +100,18 @@ def bp5_count(ctx):
     return ups
 
 
+@rule("BP-5", "", ["S1 23", "S1 57"], shape="update")
+def bp5_stop(ctx):
+    # An attack stops when the attacking monster leaves the Monster Zone or is turned face-down
+    # before the Damage Step: no Damage Step follows, and the monster has attacked (the count
+    # was taken at the declaration). In the Damage Step the battle goes on without it (D2-7).
+    pre, post = ctx.pre, ctx.post
+    gone = z3.Not(z3.And(ctx.monster_in_zone(pre.attacker, post), ctx.sel(post.faceup, pre.attacker)))
+    stop = z3.And(pre.attacking, z3.Not(ctx.ds()), z3.Not(ctx.ds(post)), gone)
+    return [Update("attacking", None, stop, z3.BoolVal(False)),
+            Update("replay", None, stop, z3.BoolVal(False))]
+
+
 @rule("BP-6", "A direct attack is possible only while the opponent controls no monster; an "
       "attack on a monster needs a monster the opponent controls.", ["S1 55-56"])
 def bp6(ctx):
@@ -183,8 +195,11 @@ def bs2(ctx):
 
 @rule("BS-2", "", ["S0-TCG 16-17", "S0-OCG 153-155", "S2 19"], shape="update")
 def bs2_first_chain(ctx):
-    # the first Chain after the declaration has resolved: later Chains are not responses
-    done = z3.And(chain_end(ctx), ctx.win("attack_declared"))
+    from .resolution import applies
+    # the first Chain after the declaration has resolved: later Chains are not responses;
+    # unless an effect in it ended the Battle Phase (ES-1 then moves to the End Step)
+    ended = z3.Or(ctx.pre.ending, applies(ctx, "end_battle_phase"))
+    done = z3.And(chain_end(ctx), ctx.win("attack_declared"), z3.Not(ended))
     return [Update("window", None, done, z3.IntVal(vocab.W["battle_step"]))]
 
 

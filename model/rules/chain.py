@@ -150,8 +150,10 @@ def ch5(ctx):
 
 
 @rule("CH-6", "Effects that trigger at the same time go on one Chain (a Spell Speed 1 trigger "
-      "may be added to a Chain of triggers); in the Start Step and End Step triggered effects "
-      "each start their own Chain.", ["S2 7-9", "S0-OCG 222"], shape="permission")
+      "may be added to a Chain of triggers), in this order: the turn player's mandatory ones, the "
+      "opponent's mandatory ones, the turn player's optional ones, the opponent's optional ones; "
+      "in the Start Step and End Step triggered effects each start their own Chain.",
+      ["S2 7-9", "S0-OCG 222"], shape="permission")
 def ch6_grant(ctx):
     pre = ctx.pre
     links_are_triggers = z3.And([z3.Implies(k < pre.chain_len, is_trigger(ctx, pre.link_eff[k]))
@@ -165,6 +167,29 @@ def ch6_grant(ctx):
 def ch6_own_chains(ctx):
     return z3.Implies(z3.And(ctx.activating, is_trigger(ctx, ctx.eff), ctx.win("start_step", "end_step")),
                       ctx.pre.chain_len == 0)
+
+
+def segoc_rank(ctx, eff):
+    """Place of a trigger in a Chain of simultaneous triggers: the turn player's mandatory ones,
+    the opponent's mandatory ones, the turn player's optional ones, the opponent's optional ones
+    (S2 7-9 puts them on one Chain; the sources give no order, so it is the rulebook's
+    chain-building rule, docs/interpretations.md "CH-6 order")."""
+    S = ctx.S
+    tp = S.ctrl(S.inst(eff)) == S.tp
+    return z3.If(S.mandatory(eff), z3.If(tp, 0, 1), z3.If(tp, 2, 3))
+
+
+@rule("CH-6", "", ["S2 7-9", "S0-OCG 222"])
+def ch6_order(ctx):
+    # a trigger added to a Chain of simultaneous triggers comes no earlier in the order than the
+    # links below it; a player may still decline an optional trigger altogether
+    pre = ctx.pre
+    adding = z3.And(ctx.activating, is_trigger(ctx, ctx.eff), pre.chain_len > 0,
+                    z3.Not(ctx.win("start_step", "end_step")))
+    mine = segoc_rank(ctx, ctx.eff)
+    below = [z3.Implies(z3.And(k < pre.chain_len, is_trigger(ctx, pre.link_eff[k])),
+                        segoc_rank(ctx, pre.link_eff[k]) <= mine) for k in range(vocab.MAX_CHAIN)]
+    return z3.Implies(adding, z3.And(below))
 
 
 @rule("CH-6", "", ["S2 7-9", "S0-OCG 222"], shape="update")
