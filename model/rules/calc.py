@@ -55,8 +55,10 @@ def outcome(ctx):
     live = z3.Or(z3.Not(ctx.lit("DC-4")), z3.Not(skipped))
     fight = z3.And(live, z3.Not(direct))
     dc1, dc2, dc3 = ctx.lit("DC-1"), ctx.lit("DC-2"), ctx.lit("DC-3")
-    t_dies = z3.And(fight, z3.If(defending, z3.And(dc2, A > T), z3.And(dc1, A >= T)))
-    a_dies = z3.And(fight, z3.Not(defending), dc1, A <= T)
+    # equal ATK destroys both, unless both are 0 (the seeds are silent on 0 ATK; docs/interpretations.md)
+    tie = z3.And(A == T, A > 0)
+    t_dies = z3.And(fight, z3.If(defending, z3.And(dc2, A > T), z3.And(dc1, z3.Or(A > T, tie))))
+    a_dies = z3.And(fight, z3.Not(defending), dc1, z3.Or(A < T, tie))
     to_t_ctrl = z3.If(z3.And(fight, z3.Not(defending), dc1, A > T), A - T, 0)
     to_a_ctrl = z3.If(z3.And(fight, A < T, z3.If(defending, dc2, dc1)), T - A, 0)
     to_opp_direct = z3.If(z3.And(live, direct, dc3), A, 0)
@@ -134,7 +136,8 @@ def calc_updates(ctx):
 
 
 @rule("DC-1", "Target in Attack Position: the higher ATK destroys the lower and its controller "
-      "takes the difference; equal ATK destroys both with no damage.", ["S1 32-43"], shape="update")
+      "takes the difference; equal ATK destroys both with no damage, unless both are 0: then neither.",
+      ["S1 32-43"], shape="update")
 def dc1(ctx):
     return calc_updates(ctx)
 
