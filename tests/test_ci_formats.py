@@ -56,6 +56,33 @@ def test_github_exact_lines(plays):
     assert not any(plays["legal"] in l for l in lines)
 
 
+@pytest.mark.parametrize("names, code", [
+    (["legal", "expected"], 0),      # every play meets its expectation (or is legal without one)
+    (["legal", "unexpected"], 1),    # illegal without `expect:`
+    (["expected", "mismatch"], 1),   # legal but expected illegal
+    (["mismatch", "bad"], 2),        # bad input outranks a failure
+])
+def test_exit_code_follows_expect(plays, names, code):
+    assert run("text", *(plays[n] for n in names)).exit_code == code
+
+
+def test_exit_zero_forgives_failures_not_errors(plays):
+    zero = CliRunner().invoke(main, ["check", "--exit-zero", plays["unexpected"], plays["mismatch"]])
+    assert zero.exit_code == 0 and "(EXPECTED ILLEGAL citing T4)" in zero.output
+    bad = CliRunner().invoke(main, ["check", "--exit-zero", plays["mismatch"], plays["bad"]])
+    assert bad.exit_code == 2
+
+
+def test_builtin_examples_pass_and_raise_no_sarif_alert():
+    """The README's demo: every example meets its `expect:` (illegal ones too), so exit 0 and no
+    SARIF result; the same examples with one expectation turned around fail, in SARIF as an error."""
+    r = CliRunner().invoke(main, ["check", "--examples", "--format", "sarif"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    jsonschema.Draft4Validator(sarif_schema()).validate(doc)
+    assert doc["runs"][0]["results"] == []
+
+
 def test_github_clean_run_prints_nothing(plays):
     r = run("github", plays["legal"])
     assert (r.exit_code, r.output) == (0, "")
@@ -122,8 +149,7 @@ def test_sarif_validates_and_names_rules_and_lines(plays):
     assert "At damage calculation only one Chain" in t4["shortDescription"]["text"]
     got = [(x["ruleId"], x["level"], x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].rsplit("/", 1)[1],
             x["locations"][0]["physicalLocation"].get("region", {}).get("startLine")) for x in run_["results"]]
-    assert got == [("DS-T1", "note", "expected.play", 25), ("T4", "note", "expected.play", 25),
-                   ("DS-T1", "error", "unexpected.play", 24), ("T4", "error", "unexpected.play", 24),
+    assert got == [("DS-T1", "error", "unexpected.play", 24), ("T4", "error", "unexpected.play", 24),
                    ("expect", "error", "mismatch.play", None), ("input-error", "error", "bad.play", 3)]
     assert all(rules[x["ruleIndex"]]["id"] == x["ruleId"] for x in run_["results"])
 

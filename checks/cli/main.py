@@ -1,6 +1,7 @@
 """The `ygo-timing` command.
 
-Exit codes: 0 all legal, 1 any illegal, 2 input or usage error, 3 solver unknown.
+Exit codes of `check`: 0 every play passes (meets its `expect:`, or is legal without one), 1 a
+play fails, 2 input or usage error, 3 solver unknown (ci_formats.exit_status).
 """
 from __future__ import annotations
 
@@ -48,7 +49,9 @@ def main():
               show_default=True, help="Solver time limit per query, in milliseconds.")
 @click.option("--rlimit", type=click.IntRange(1, 10**12), default=DEFAULT_RLIMIT, show_default=True,
               help="Solver resource limit per query (z3 rlimit: unlike the time limit, the same on every machine).")
-def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout_ms, rlimit):
+@click.option("--exit-zero", "exit_zero", is_flag=True,
+              help="Exit 0 even when plays fail (bad input still exits 2, a solver unknown 3).")
+def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout_ms, rlimit, exit_zero):
     """Check play files (a directory means every .play/.json file under it)."""
     names = list(paths) + (builtin_examples() if examples else [])
     if not names and not jsonl:
@@ -65,18 +68,19 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
     if jsonl:
         if fmt not in ("text", "json"):
             raise UsageError(f"--jsonl writes JSON Lines; --format {fmt} needs play files")
-        kinds = set()
+        statuses = set()
         for v in batch.ordered_map(batch.checker("jsonl", opts), _jsonl_items(jsonl), jobs):
-            kinds.add(v.verdict)
+            statuses.add(ci_formats.exit_status(v))
             click.echo(json.dumps(v.to_dict(), ensure_ascii=False))
     else:
         verdicts = list(batch.ordered_map(batch.checker("path", opts), play_files(names), jobs))
-        kinds = {v.verdict for v in verdicts}
+        statuses = {ci_formats.exit_status(v) for v in verdicts}
         out = ci_formats.FORMATS[fmt](verdicts) if fmt in ci_formats.FORMATS else (
             report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
         if out:   # a clean run in the github format prints nothing
             click.echo(out)
-    sys.exit(2 if "error" in kinds else 3 if "unknown" in kinds else 1 if "illegal" in kinds else 0)
+    code = ci_formats.run_status(statuses)
+    sys.exit(0 if code == 1 and exit_zero else code)
 
 
 def _jsonl_items(name):

@@ -3,9 +3,10 @@
 All three agree on what fails: a play that states `expect` fails when its verdict does not
 match it (verdict and cited rule IDs); a play without `expect` fails unless it is legal. An
 error (bad input) or unknown (no verdict) always fails. A failure is a JUnit <failure> or
-<error>, a GitHub `::error`, a SARIF result of level "error". The rules an illegal play breaks
-are reported even when the play expects them (the exit code of `check` says illegal too), but
-only as a GitHub `::notice` / SARIF "note"; JUnit counts such a play as a passing test.
+<error>, a GitHub `::error`, a SARIF result of level "error", and exit 1 of `check`
+(`exit_status`). The rules an expected-illegal play breaks are shown as a GitHub `::notice`;
+SARIF has no result for them (a passing fixture is no code-scanning alert), JUnit counts such a
+play as a passing test, and `check` exits 0 for it.
 """
 from __future__ import annotations
 
@@ -34,6 +35,18 @@ def failed(v) -> bool:
     if v.expect:
         return not v.matches_expect()
     return v.verdict != "legal"
+
+
+def exit_status(v) -> int:
+    """The exit code one verdict asks of `check`: 2 bad input, 3 no verdict (solver unknown),
+    1 the play fails (see `failed`), 0 it passes."""
+    return 2 if v.verdict == "error" else 3 if v.verdict == "unknown" else 1 if failed(v) else 0
+
+
+def run_status(statuses) -> int:
+    """A run's exit code from its plays' `exit_status`: the most serious, 2 before 3 before 1."""
+    found = set(statuses)
+    return next((code for code in (2, 3, 1) if code in found), 0)
 
 
 def message_location(v):
@@ -160,18 +173,22 @@ def _sarif_rule(rid: str, info: dict) -> dict:
 
 
 def sarif(verdicts) -> str:
-    """One run of the tool; one result per finding, with the rule's statement and sources as metadata."""
+    """One run of the tool; one result per failing finding, with the rule's statement and sources
+    as metadata. The rules an expected-illegal play breaks are no result: GitHub code scanning
+    documents no `kind` (a `kind: pass` result could still become an alert), and the play passes."""
     info = {}
     rules, index, results = [], {}, []
     for v in verdicts:
         info.update({r["rule"]: r for r in v.violations})
         for level, rid, line, msg in findings(v):
+            if level != "error":
+                continue
             if rid not in index:
                 index[rid] = len(rules)
                 rules.append(_sarif_rule(rid, info))
             region = {"region": {"startLine": line}} if line else {}
             results.append({
-                "ruleId": rid, "ruleIndex": index[rid], "level": "error" if level == "error" else "note",
+                "ruleId": rid, "ruleIndex": index[rid], "level": "error",
                 "message": {"text": msg},
                 "locations": [{"physicalLocation": dict({"artifactLocation": {"uri": _uri(v.path)}}, **region)}],
                 "properties": dict({"verdict": v.verdict, "ruleset": v.ruleset},
