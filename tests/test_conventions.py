@@ -6,7 +6,7 @@ from importlib import metadata
 def test_package_metadata_has_license_classifiers_and_urls():
     meta = metadata.metadata("ygo-timing")
     assert meta["License-Expression"] == "MIT"
-    assert "License" in (meta.get_all("License-File") or [])[0]
+    assert meta.get_all("License-File") == ["LICENSE"]
     classifiers = meta.get_all("Classifier")
     assert "Typing :: Typed" in classifiers and "Framework :: Pytest" in classifiers
     urls = dict(u.split(", ", 1) for u in meta.get_all("Project-URL"))
