@@ -32,7 +32,7 @@ def pytest_addoption(parser):
     parser.addini("ygo_timing_cards", type="paths", default=[],
                   help="card catalogue files adding or overriding cards (paths relative to the ini file)")
     parser.addini("ygo_timing_timeout", default="",
-                  help="solver time limit per query, in milliseconds")
+                  help="solver time limit per query, in seconds (e.g. 20, 2.5 or 500ms), as check --timeout")
 
 
 class Settings:
@@ -47,10 +47,12 @@ class Settings:
         raw = config.getini("ygo_timing_timeout").strip()
         self.timeout_ms = None
         if raw:
-            if not raw.isdigit() or not 1 <= int(raw) <= 600_000:
-                raise pytest.UsageError(f"ygo-timing: ygo_timing_timeout = {raw!r}; expected a whole "
-                                        "number of milliseconds from 1 to 600000")
-            self.timeout_ms = int(raw)
+            from ygo_timing.cli import settings
+            try:
+                self.timeout_ms = settings.timeout_ms(settings.parse_seconds(raw, settings.PER_QUERY_MAX_S,
+                                                                             old_ms=True))
+            except ValueError as e:
+                raise pytest.UsageError(f"ygo-timing: ygo_timing_timeout = {raw!r}: {e}") from None
 
     def matches(self, path: Path) -> bool:
         return any(path.match(p) if "/" in p else fnmatch(path.name, p) for p in self.patterns)

@@ -108,7 +108,7 @@ def test_bad_timeout_is_a_usage_error(pytester):
     pytester.makeini("[pytest]\nygo_timing_timeout = soon\n")
     r = pytester.runpytest()
     assert r.ret == pytest.ExitCode.USAGE_ERROR
-    r.stderr.fnmatch_lines(["*ygo_timing_timeout = 'soon'; expected a whole number*"])
+    r.stderr.fnmatch_lines(["*ygo_timing_timeout = 'soon': 'soon' is not a time; expected seconds such as 20*"])
 
 
 def test_plugin_can_be_turned_off(pytester):

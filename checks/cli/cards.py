@@ -46,7 +46,13 @@ def coverage_text(imported, seconds) -> str:
     return "\n".join(out)
 
 
-@click.command("import")
+@click.command("import", epilog="""\b
+Examples:
+  ygo-timing cards import --cdb cards.cdb --scripts script/ --out pool.json
+  ygo-timing check --cards pool.json duel.play
+
+\b
+Exit codes: 0 imported, 1 rows or scripts skipped or partly read (reported), 2 input or usage error.""")
 @click.option("--cdb", required=True, type=click.Path(dir_okay=False), help="A cards.cdb (SQLite).")
 @click.option("--scripts", type=click.Path(file_okay=False), help="Directory of c<id>.lua scripts (searched recursively).")
 @click.option("--out", "out", type=click.Path(dir_okay=False), help="Write the catalogue here (default: standard output).")
@@ -77,7 +83,13 @@ def import_cmd(cdb, scripts, out, fmt):
     sys.exit(1 if imported.warnings or imported.skipped.get("malformed row") else 0)
 
 
-@click.command("audit")
+@click.command("audit", epilog="""\b
+Examples:
+  ygo-timing cards audit --cdb cards.cdb --scripts script/ --ruleset tcg
+  ygo-timing cards audit --cdb cards.cdb --scripts script/ --format json
+
+\b
+Exit codes: 0 agree, 1 disagreements found, 2 input or usage error, 3 the solver answered unknown.""")
 @click.option("--cdb", required=True, type=click.Path(dir_okay=False), help="A cards.cdb (SQLite).")
 @click.option("--scripts", required=True, type=click.Path(file_okay=False), help="Directory of c<id>.lua scripts.")
 @click.option("--ruleset", type=click.Choice(rulesets.NAMES), help="One rule set (default: each).")

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 from ygo_timing.cards import catalogue
 from ygo_timing.checking import batch
 from ygo_timing.checking.check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from ygo_timing.cli import cards as cardcli
+from ygo_timing.cli import settings
 from ygo_timing.inputs import convert, files
 from ygo_timing.inputs.files import builtin_examples, play_files
 from ygo_timing.inputs.play import PlayError
@@ -25,12 +27,38 @@ class UsageError(click.UsageError):
     exit_code = 2
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-def main():
+@click.group(context_settings={"help_option_names": ["-h", "--help"]}, epilog="""\b
+Examples:
+  ygo-timing check --examples
+  ygo-timing check --format github plays/
+  ygo-timing options duel.play --at 5
+
+Each command's --help gives its exit codes. Defaults for check and options may be set in
+[tool.ygo-timing] of pyproject.toml; shell completion: docs/guide.md.""")
+@click.version_option(package_name="ygo-timing", prog_name="ygo-timing", message="%(prog)s %(version)s")
+@click.pass_context
+def main(ctx):
     """Yu-Gi-Oh! Battle Phase timing rules as z3 constraints."""
+    ctx.default_map = settings.default_map(Path.cwd())
 
 
-@main.command()
+CHECK_EPILOG = """\b
+Examples:
+  ygo-timing check duel.play
+  ygo-timing check --format sarif --exit-zero plays/ > ygo-timing.sarif
+  ygo-timing convert logs/ --to jsonl | ygo-timing check --jsonl - --jobs 4
+  cat duel.play | ygo-timing check - --stdin-filename logs/duel.play
+
+\b
+Exit codes:
+  0  every play passes: it meets its expect: line, or is legal without one
+  1  a play fails (a verdict other than its expect:, or illegal without one);
+     --exit-zero makes this 0
+  2  bad input or usage (reported at its file and line)
+  3  the solver gave up on a play: no verdict (never reported as legal)"""
+
+
+@main.command(epilog=CHECK_EPILOG)
 @click.argument("paths", nargs=-1)
 @click.option("--ruleset", type=click.Choice(rulesets.NAMES), help="Rule set (default: the file's own, else ocg).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", *ci_formats.FORMATS]), default="text",
@@ -45,19 +73,30 @@ def main():
               help="Check in this many processes.")
 @click.option("--verify", is_flag=True,
               help="Replay legal plays through the solver as well (illegal ones always are).")
-@click.option("--timeout", "timeout_ms", type=click.IntRange(1, 600_000), default=DEFAULT_TIMEOUT_MS,
-              show_default=True, help="Solver time limit per query, in milliseconds.")
+@click.option("--timeout", "timeout", type=settings.Seconds(settings.PER_QUERY_MAX_S, old_ms=True),
+              default=DEFAULT_TIMEOUT_MS / 1000, show_default=True,
+              help="Solver time limit per query, in seconds (e.g. 20, 2.5 or 500ms).")
 @click.option("--rlimit", type=click.IntRange(1, 10**12), default=DEFAULT_RLIMIT, show_default=True,
               help="Solver resource limit per query (z3 rlimit: unlike the time limit, the same on every machine).")
 @click.option("--exit-zero", "exit_zero", is_flag=True,
               help="Exit 0 even when plays fail (bad input still exits 2, a solver unknown 3).")
-def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout_ms, rlimit, exit_zero):
-    """Check play files (a directory means every .play/.json file under it)."""
+@click.option("--stdin-filename", "stdin_filename", metavar="NAME",
+              help="With `check -`: the name the play from standard input has in messages "
+                   "(its .json or .play suffix gives its form).")
+def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout, rlimit, exit_zero,
+          stdin_filename):
+    """Check play files (a directory means every .play/.json file under it; - reads one play
+    from standard input)."""
     names = list(paths) + (builtin_examples() if examples else [])
     if not names and not jsonl:
         raise UsageError("name at least one play file or directory (or --examples, or --jsonl FILE)")
     if names and jsonl:
         raise UsageError("--jsonl reads plays from its file alone; name no other play files")
+    if "-" in names and len(names) > 1:
+        raise UsageError("- reads one play from standard input; name no other play files with it")
+    if stdin_filename and names != ["-"]:
+        raise UsageError("--stdin-filename names the play read from standard input: give - as the play")
+    timeout_ms = settings.timeout_ms(timeout)
     for f in cards_files:   # a bad --cards file is a usage error before anything is checked
         try:
             catalogue.load_file(f)
@@ -73,7 +112,8 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
             statuses.add(ci_formats.exit_status(v))
             click.echo(json.dumps(v.to_dict(), ensure_ascii=False))
     else:
-        verdicts = list(batch.ordered_map(batch.checker("path", opts), play_files(names), jobs))
+        verdicts = [_stdin_verdict(stdin_filename or "<stdin>", opts)] if names == ["-"] else \
+            list(batch.ordered_map(batch.checker("path", opts), play_files(names), jobs))
         statuses = {ci_formats.exit_status(v) for v in verdicts}
         out = ci_formats.FORMATS[fmt](verdicts) if fmt in ci_formats.FORMATS else (
             report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
@@ -81,6 +121,14 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
             click.echo(out)
     code = ci_formats.run_status(statuses)
     sys.exit(0 if code == 1 and exit_zero else code)
+
+
+def _stdin_verdict(name, opts):
+    from ygo_timing import api
+    from ygo_timing.model import vocab
+    data = sys.stdin.buffer.read(vocab.MAX_FILE_BYTES + 1)   # one byte past the limit: the parser says so
+    return api.check_text(data, name=name, ruleset=opts.ruleset, cards=opts.cards_files,
+                          timeout=opts.timeout_ms / 1000, rlimit=opts.rlimit, verify=opts.verify).raw
 
 
 def _jsonl_items(name):
@@ -95,7 +143,13 @@ def _jsonl_items(name):
         yield from files.jsonl_items(stream, name)
 
 
-@main.command()
+@main.command(epilog="""\b
+Examples:
+  ygo-timing rules --ruleset tcg
+  ygo-timing rules --format markdown > docs/rules.md
+
+\b
+Exit codes: 0 listed, 2 usage error.""")
 @click.option("--ruleset", type=click.Choice(rulesets.NAMES))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 def rules(ruleset, fmt):
@@ -112,7 +166,14 @@ def rules(ruleset, fmt):
         click.echo(f"{e['id']:6} {'/'.join(e['rulesets']):8} {e['statement']} ({'; '.join(e['sources'])}){flag}")
 
 
-@main.group(invoke_without_command=True)
+@main.group(invoke_without_command=True, epilog="""\b
+Examples:
+  ygo-timing cards --cards house-cards.json
+  ygo-timing cards import --cdb cards.cdb --scripts script/ --out pool.json
+  ygo-timing cards audit --cdb cards.cdb --scripts script/
+
+\b
+Exit codes (listing): 0 listed, 2 a bad --cards file or usage error.""")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--cards", "cards_files", multiple=True, type=click.Path(dir_okay=False))
 @click.pass_context
@@ -134,7 +195,13 @@ def cards(ctx, fmt, cards_files):
         click.echo(f"{c.name} -- {c.subtype} {c.type}{stats}; {kinds}")
 
 
-@main.command("convert")
+@main.command("convert", epilog="""\b
+Examples:
+  ygo-timing convert duel.play --to json --out duel.json
+  ygo-timing convert logs/ --to jsonl --out logs.jsonl
+
+\b
+Exit codes: 0 converted, 2 bad input (nothing written) or usage error.""")
 @click.argument("path")
 @click.option("--to", "to", type=click.Choice(convert.FORMATS), required=True,
               help="json or play (text form): one file per play; jsonl: one play per line.")

@@ -1143,7 +1143,11 @@ def load(path: str) -> Play:
             data = f.read(vocab.MAX_FILE_BYTES + 1)
     except OSError as e:
         raise PlayError(str(path), None, f"cannot read file: {e.strerror or e}") from None
-    path = str(path)
+    return parse_bytes(data, str(path))
+
+
+def parse_bytes(data: bytes, path: str) -> Play:
+    """A play file's bytes (`path` names it): `.json` is the JSON form, anything else the text form."""
     if path.lower().endswith(".json"):
         return parse_json(data, path)
     return parse_text(_decode(data, path), path)
