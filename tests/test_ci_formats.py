@@ -184,3 +184,40 @@ def test_docs_github_example_is_the_real_output(tmp_path, monkeypatch):
     assert command == "$ ygo-timing check --format github logs"
     monkeypatch.chdir(tmp_path)
     assert run("github", "logs").output.splitlines() == expected
+
+
+def test_paths_are_relative_to_the_repository_root_from_a_subfolder(tmp_path, monkeypatch):
+    import subprocess
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "logs").mkdir()
+    (repo / "logs" / "duel.play").write_text((EX / "ex1-illegal.play").read_text("utf-8")
+                                             .replace("expect: illegal T4\n", ""), "utf-8")   # fails
+    (repo / "tools").mkdir()
+    monkeypatch.chdir(repo / "tools")
+    gh = run("github", "../logs/duel.play")
+    assert gh.exit_code == 1 and gh.output.startswith("::error file=logs/duel.play,line=24,title=DS-T1::")
+    doc = json.loads(run("sarif", "../logs/duel.play").output)
+    jsonschema.Draft4Validator(sarif_schema()).validate(doc)
+    run_ = doc["runs"][0]
+    assert run_["originalUriBaseIds"] == {"SRCROOT": {"uri": repo.resolve().as_uri() + "/"}}
+    assert {x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for x in run_["results"]} == {"logs/duel.play"}
+    assert {x["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"] for x in run_["results"]} == {"SRCROOT"}
+    case = ET.fromstring(run("junit", "../logs/duel.play").output).find(".//testcase")
+    assert (case.get("name"), case.get("file")) == ("logs/duel.play", "logs/duel.play")
+    explicit = CliRunner().invoke(main, ["check", "--format", "github", "--root", "../logs", "../logs/duel.play"])
+    assert explicit.output.startswith("::error file=duel.play,")
+
+
+def test_outside_git_paths_are_relative_to_the_working_directory(tmp_path, monkeypatch):
+    (tmp_path / "plays").mkdir()
+    (tmp_path / "plays" / "a.play").write_text((EX / "ex1-legal.play").read_text("utf-8")
+                                               .replace("expect: legal", "expect: illegal"), "utf-8")
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert run("github", "./plays/a.play").output.startswith("::error file=plays/a.play,title=expect::")
+    monkeypatch.chdir(tmp_path / "work")   # the play is outside the root (the cwd): as given, or absolute
+    assert run("github", "../plays/a.play").output.startswith("::error file=../plays/a.play,")
+    [result] = json.loads(run("sarif", "../plays/a.play").output)["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {
+        "uri": (tmp_path / "plays" / "a.play").resolve().as_uri()}

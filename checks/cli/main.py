@@ -80,11 +80,14 @@ Exit codes:
               help="Solver resource limit per query (z3 rlimit: unlike the time limit, the same on every machine).")
 @click.option("--exit-zero", "exit_zero", is_flag=True,
               help="Exit 0 even when plays fail (bad input still exits 2, a solver unknown 3).")
+@click.option("--root", "root", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              help="Paths in the junit, github and sarif formats are relative to this directory "
+                   "(default: the git repository's root when inside one, else the working directory).")
 @click.option("--stdin-filename", "stdin_filename", metavar="NAME",
               help="With `check -`: the name the play from standard input has in messages "
                    "(its .json or .play suffix gives its form).")
 def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout, rlimit, exit_zero,
-          stdin_filename):
+          root, stdin_filename):
     """Check play files (a directory means every .play/.json file under it; - reads one play
     from standard input)."""
     names = list(paths) + (builtin_examples() if examples else [])
@@ -115,7 +118,8 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
         verdicts = [_stdin_verdict(stdin_filename or "<stdin>", opts)] if names == ["-"] else \
             list(batch.ordered_map(batch.checker("path", opts), play_files(names), jobs))
         statuses = {ci_formats.exit_status(v) for v in verdicts}
-        out = ci_formats.FORMATS[fmt](verdicts) if fmt in ci_formats.FORMATS else (
+        root = root or settings.default_root(Path.cwd())
+        out = ci_formats.FORMATS[fmt](verdicts, root) if fmt in ci_formats.FORMATS else (
             report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
         if out:   # a clean run in the github format prints nothing
             click.echo(out)

@@ -148,3 +148,12 @@ def default_map(start: Path) -> dict:
     if s.get("format") in ("text", "json"):
         options["fmt"] = s["format"]
     return {"check": check, "options": options}
+
+
+def default_root(start: Path) -> Path:
+    """What CI paths are relative to (--root): the repository's root when `start` is inside git
+    (the nearest directory up holding .git, a directory or a worktree's file), else `start`."""
+    for d in [start, *start.parents]:
+        if (d / ".git").exists():
+            return d
+    return start
