@@ -87,3 +87,12 @@ def test_overlong_line_is_that_lines_error(tmp_path, monkeypatch):
 def test_jsonl_refuses_whole_document_formats(tmp_path):
     r = run("check", "--jsonl", jsonl(tmp_path), "--format", "sarif")
     assert r.exit_code == 2 and "--jsonl writes JSON Lines" in r.output
+
+
+def test_input_errors_survive_pickling_to_a_worker():
+    """A JSON Lines record that is already an error travels to a worker of --jobs as one."""
+    import pickle
+
+    from ygo_timing.inputs.play import PlayError
+    e = pickle.loads(pickle.dumps(PlayError("x.jsonl", 3, "line is longer than the limit")))
+    assert (type(e), e.path, e.line, str(e)) == (PlayError, "x.jsonl", 3, "x.jsonl:3: line is longer than the limit")

@@ -12,6 +12,7 @@ import time
 import click
 from ygo_timing.cards import importer as cardimport
 from ygo_timing.model import rulesets
+from ygo_timing.progress import Progress
 from ygo_timing.symbolic import audit as audit_mod
 
 
@@ -22,7 +23,8 @@ def _fail(e):
 
 def _load(cdb, scripts):
     try:
-        return cardimport.import_pool(cdb, scripts)
+        with Progress("importing cards") as bar:
+            return cardimport.import_pool(cdb, scripts, bar)
     except cardimport.PoolError as e:
         _fail(e)
 
@@ -101,7 +103,10 @@ def audit_cmd(cdb, scripts, ruleset, fmt, examples):
     imported = _load(cdb, scripts)
     for w in imported.warnings:
         click.echo(f"warning: {w}", err=True)
-    results = [audit_mod.audit(imported, rs) for rs in ([ruleset] if ruleset else rulesets.NAMES)]
+    results = []
+    for rs in [ruleset] if ruleset else rulesets.NAMES:
+        with Progress(f"auditing under {rs}") as bar:
+            results.append(audit_mod.audit(imported, rs, bar))
     click.echo(audit_mod.json_report(results) if fmt == "json" else audit_mod.text_report(results, examples))
     if any(r.disagreements for r in results):
         sys.exit(1)

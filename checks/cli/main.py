@@ -6,7 +6,10 @@ play fails, 2 input or usage error, 3 solver unknown (ci_formats.exit_status).
 from __future__ import annotations
 
 import json
+import os
 import sys
+import time
+from collections import Counter
 from pathlib import Path
 
 import click
@@ -21,6 +24,7 @@ from ygo_timing.inputs.play import PlayError
 from ygo_timing.model import rulesets
 from ygo_timing.model.rulebook import rule_catalogue, rules_markdown
 from ygo_timing.output import ci_formats, report
+from ygo_timing.progress import Progress
 
 
 class UsageError(click.UsageError):
@@ -69,7 +73,7 @@ Exit codes:
 @click.option("--jsonl", "jsonl", metavar="FILE|-",
               help="Read plays as JSON Lines (one JSON-form play per line; - is standard input) and "
                    "write one JSON result per line, in input order, as they are checked.")
-@click.option("--jobs", type=click.IntRange(1, 256), default=1, show_default=True,
+@click.option("--jobs", type=click.IntRange(1, 256), default=None, show_default="the CPUs this process may use",
               help="Check in this many processes.")
 @click.option("--verify", is_flag=True,
               help="Replay legal plays through the solver as well (illegal ones always are).")
@@ -86,8 +90,10 @@ Exit codes:
 @click.option("--stdin-filename", "stdin_filename", metavar="NAME",
               help="With `check -`: the name the play from standard input has in messages "
                    "(its .json or .play suffix gives its form).")
+@click.option("-q", "--quiet", is_flag=True, help="Text: print only the plays that fail; no progress bar.")
+@click.option("-v", "--verbose", is_flag=True, help="Also a summary line on standard error at the end.")
 def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout, rlimit, exit_zero,
-          root, stdin_filename):
+          root, stdin_filename, quiet, verbose):
     """Check play files (a directory means every .play/.json file under it; - reads one play
     from standard input)."""
     names = list(paths) + (builtin_examples() if examples else [])
@@ -107,24 +113,64 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
             click.echo(f"error: {e}", err=True)
             sys.exit(2)
     opts = batch.Options(ruleset, tuple(cards_files), timeout_ms, rlimit, verify=verify)
+    jobs = jobs or usable_cpus()
+    start = time.monotonic()
+    statuses = []
     if jsonl:
         if fmt not in ("text", "json"):
             raise UsageError(f"--jsonl writes JSON Lines; --format {fmt} needs play files")
-        statuses = set()
         for v in batch.ordered_map(batch.checker("jsonl", opts), _jsonl_items(jsonl), jobs):
-            statuses.add(ci_formats.exit_status(v))
+            statuses.append(ci_formats.exit_status(v))
             click.echo(json.dumps(v.to_dict(), ensure_ascii=False))
     else:
-        verdicts = [_stdin_verdict(stdin_filename or "<stdin>", opts)] if names == ["-"] else \
-            list(batch.ordered_map(batch.checker("path", opts), play_files(names), jobs))
-        statuses = {ci_formats.exit_status(v) for v in verdicts}
         root = root or settings.default_root(Path.cwd())
-        out = ci_formats.FORMATS[fmt](verdicts, root) if fmt in ci_formats.FORMATS else (
-            report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
-        if out:   # a clean run in the github format prints nothing
-            click.echo(out)
+        if names == ["-"]:
+            verdicts = iter([_stdin_verdict(stdin_filename or "<stdin>", opts)])
+            total = 1
+        else:
+            found = play_files(names)
+            total = len(found)
+            # one play per task: a play takes seconds, so the results stream and the load evens out
+            verdicts = batch.ordered_map(batch.checker("path", opts), found, min(jobs, total), chunk=1)
+        collected = []
+        with Progress("checking", enabled=not quiet and total > 1) as bar:
+            for n, v in enumerate(verdicts, start=1):
+                statuses.append(ci_formats.exit_status(v))
+                if fmt in STREAMED:   # as each play is done, in input order
+                    out = STREAMED[fmt](v, root, quiet)
+                    if out:   # a clean play in the github format prints nothing
+                        bar.echo(out)
+                else:
+                    collected.append(v)
+                bar(n, total)
+        if fmt not in STREAMED:   # whole documents
+            click.echo(ci_formats.FORMATS[fmt](collected, root) if fmt in ci_formats.FORMATS
+                       else report.as_json(collected))
+    if verbose:
+        click.echo(summary(statuses, time.monotonic() - start), err=True)
     code = ci_formats.run_status(statuses)
     sys.exit(0 if code == 1 and exit_zero else code)
+
+
+# the formats printed play by play: text (-q: only the plays that fail) and github
+STREAMED = {
+    "text": lambda v, root, quiet: "" if quiet and ci_formats.exit_status(v) == 0 else report.text([v]),
+    "github": lambda v, root, quiet: ci_formats.github([v], root),
+}
+
+
+def summary(statuses, seconds: float) -> str:
+    n = Counter(statuses)
+    return (f"{len(statuses)} play(s): {n[0]} passed, {n[1]} failed, {n[2]} could not be checked (bad input), "
+            f"{n[3]} without a verdict (solver unknown), in {seconds:.1f} s")
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity: a container's or taskset's share), not the machine's."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):   # not on Linux
+        return os.cpu_count() or 1
 
 
 def _stdin_verdict(name, opts):

@@ -15,6 +15,7 @@ from ygo_timing.checking.check import DEFAULT_TIMEOUT_MS
 from ygo_timing.cli import settings
 from ygo_timing.inputs.play import PlayError, load
 from ygo_timing.model import rulesets
+from ygo_timing.progress import Progress
 
 
 def _fail(msg):
@@ -78,7 +79,8 @@ def diff_cmd(ruleset_a, ruleset_b, max_length, out_dir, fmt, timeout_s):
     """Where two rule sets disagree: classes of differences, each with a shortest witness play."""
     from ygo_timing.output import diff_report
     from ygo_timing.symbolic import diff as d
-    r = _guarded(lambda: d.diff(ruleset_a, ruleset_b, max_length, timeout_s, out_dir).to_dict())
+    with Progress(f"searching {ruleset_a} vs {ruleset_b}") as bar:
+        r = _guarded(lambda: d.diff(ruleset_a, ruleset_b, max_length, timeout_s, out_dir, progress=bar).to_dict())
     if fmt == "json":
         click.echo(diff_report.as_json(r))
     elif fmt == "markdown":
@@ -110,7 +112,8 @@ Exit codes: 0 consistent, 1 problems found, 2 error, 3 unknown.""")
 def consistency_cmd(ruleset, max_length, fmt, timeout_s, dead_rules):
     """Is a rule set satisfiable, free of contradictions and dead rules; the source conflicts as plays."""
     from ygo_timing.symbolic import consistency as c
-    r = _guarded(lambda: c.consistency(ruleset, max_length, timeout_s, dead_rules))
+    with Progress(f"searching {ruleset}") as bar:
+        r = _guarded(lambda: c.consistency(ruleset, max_length, timeout_s, dead_rules, progress=bar))
     click.echo(json.dumps(r.to_dict(), indent=2, ensure_ascii=False) if fmt == "json" else c.text(r))
     sys.exit(r.exit_code())
 
