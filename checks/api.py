@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Union
 
-from ygo_timing.cards import catalogue
+from ygo_timing.errors import InputError
 from ygo_timing.checking.check import DEFAULT_RLIMIT, Verdict, check_play
 from ygo_timing.inputs.play import Play, PlayError, load, parse_bytes, parse_json
 from ygo_timing.output.ci_formats import exit_status
@@ -22,15 +22,13 @@ __all__ = ["CardSource", "Rule", "Action", "CheckResult", "Choice", "OptionsResu
            "DiffResult", "InputError", "check_file", "check_text", "options_file", "options_text", "diff",
            "DEFAULT_TIMEOUT"]
 
+# InputError (ygo_timing.errors): bad input to `options_*` or `diff`, with `path`, `line` and
+# `message` (what was expected); `check_*` answer bad input with an "error" verdict instead.
+
 #: a catalogue file, or cards in memory: one card's dict, or a catalogue document {"cards": [...]}
 CardSource = Union[str, "os.PathLike[str]", Mapping[str, Any]]
 VerdictKind = Literal["legal", "illegal", "error", "unknown"]
 DEFAULT_TIMEOUT: float = 20.0   # seconds per solver query, as `--timeout` of the command line
-
-
-class InputError(ValueError):
-    """Bad input to `options_*` or `diff` (`check_*` answers with an "error" verdict instead):
-    the message says where and what was expected."""
 
 
 @dataclass(frozen=True)
@@ -139,3 +137,102 @@ def check_text(text: str | bytes, *, name: str = "<text>", ruleset: str | None =
     """The verdict on a play given as its text (either form; see `parse`); `name` stands for the
     file in messages. The other arguments are those of `check_file`."""
     return _check(lambda: parse(text, name), name, ruleset, cards, timeout, rlimit, verify)
+
+
+# --- options: what may be done after action N -----------------------------------------------
+@dataclass(frozen=True)
+class Choice:
+    """One thing a player (or the game) may try next, and the answer."""
+    player: str | None            # "A", "B", or None for the game's own moves (next window, resolve)
+    action: str                   # as a play line, e.g. 'chain A "Rising Energy"'
+    allowed: bool | None          # None: the solver answered unknown
+    rules: tuple[Rule, ...]       # the rules that refuse it
+    facts: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class OptionsResult:
+    path: str
+    ruleset: str
+    at: int                       # actions replayed (0: the set-up)
+    action: str                   # the last action replayed
+    window: str
+    priority: str | None
+    chain: tuple[str, ...]        # the open Chain, link 1 first
+    activations: tuple[Choice, ...]
+    game: tuple[Choice, ...]
+    mandatory: tuple[str, ...]    # mandatory triggers waiting
+
+    def allowed(self) -> tuple[Choice, ...]:
+        """The choices the rules allow (activations, then the game's moves)."""
+        return tuple(c for c in self.activations + self.game if c.allowed)
+
+
+def _choice(o: Any) -> Choice:
+    return Choice(o.player, o.what, o.allowed,
+                  tuple(Rule(r["rule"], r["statement"], tuple(r["sources"])) for r in o.rules), tuple(o.facts))
+
+
+def _options(play: Play, ruleset: str | None, cards: Iterable[CardSource], at: int | None,
+             timeout: float) -> OptionsResult:
+    from ygo_timing.symbolic import options as opt
+    o = opt.options(play, ruleset, card_sources(cards), at, max(1, round(timeout * 1000)))
+    return OptionsResult(o.path, o.ruleset, o.at, o.at_text, o.state["window"], o.state["priority"],
+                         tuple(o.state["chain"]), tuple(map(_choice, o.cards)), tuple(map(_choice, o.game)),
+                         tuple(str(m) for m in o.mandatory))
+
+
+def options_file(path: str | os.PathLike[str], *, at: int | None = None, ruleset: str | None = None,
+                 cards: Iterable[CardSource] = (), timeout: float = DEFAULT_TIMEOUT) -> OptionsResult:
+    """What each player may activate, and whether the game may move on, after action `at` (1-based;
+    None: after the last). Raises InputError for a bad play, or one illegal before `at`."""
+    return _options(load(os.fspath(path)), ruleset, cards, at, timeout)
+
+
+def options_text(text: str | bytes, *, name: str = "<text>", at: int | None = None,
+                 ruleset: str | None = None, cards: Iterable[CardSource] = (),
+                 timeout: float = DEFAULT_TIMEOUT) -> OptionsResult:
+    """`options_file` for a play given as its text (either form; see `parse`)."""
+    return _options(parse(text, name), ruleset, cards, at, timeout)
+
+
+# --- diff: where two rule sets disagree ------------------------------------------------------
+@dataclass(frozen=True)
+class Difference:
+    """One class of plays legal under one rule set and illegal under the other, with a shortest
+    witness: the play in each set's form, checked by `check` as claimed."""
+    kind: str                     # "contradiction" | "coverage gap"
+    legal_in: str
+    illegal_in: str
+    rules: tuple[str, ...]        # the rule IDs involved (both sides)
+    length: int                   # actions after the scenario's opening
+    scenario: str
+    plays: Mapping[str, str]      # rule set -> the witness play's text
+    facts: tuple[str, ...]        # why the step is illegal in `illegal_in`
+
+
+@dataclass(frozen=True)
+class DiffResult:
+    a: str
+    b: str
+    max_length: int
+    status: str                   # "complete" | "timeout" | "unknown"
+    differences: tuple[Difference, ...]
+    seconds: float
+    note: str
+
+
+def diff(a: str, b: str, *, max_length: int = 8, timeout: float = 600.0,
+         out_dir: str | os.PathLike[str] | None = None) -> DiffResult:
+    """Where rule sets `a` and `b` ("ocg", "tcg") disagree, up to `max_length` actions after each
+    scenario's opening, within `timeout` seconds for the whole search; `out_dir` also writes each
+    witness play there. Raises InputError for an unknown rule set."""
+    from ygo_timing.model import rulesets
+    from ygo_timing.symbolic import diff as d
+    for name in (a, b):
+        if name not in rulesets.NAMES:
+            raise InputError("diff", None, f"unknown rule set {name!r}; expected one of: {', '.join(rulesets.NAMES)}")
+    r = d.diff(a, b, max_length, timeout, os.fspath(out_dir) if out_dir is not None else None)
+    return DiffResult(r.a, r.b, r.max_length, r.status, tuple(
+        Difference(x.kind, x.legal_in, x.illegal_in, tuple(x.rules), x.length, x.scenario, dict(x.plays),
+                   tuple(x.facts)) for x in r.differences), r.seconds, r.note)
