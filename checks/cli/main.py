@@ -90,10 +90,13 @@ Exit codes:
 @click.option("--stdin-filename", "stdin_filename", metavar="NAME",
               help="With `check -`: the name the play from standard input has in messages "
                    "(its .json or .play suffix gives its form).")
+@click.option("--dask", "dask", metavar="ADDRESS",
+              help="With --jsonl: check on the dask.distributed cluster whose scheduler is at ADDRESS "
+                   "(e.g. tcp://10.0.0.5:8786; pip install 'ygo-timing[dask]'), in input order.")
 @click.option("-q", "--quiet", is_flag=True, help="Text: print only the plays that fail; no progress bar.")
 @click.option("-v", "--verbose", is_flag=True, help="Also a summary line on standard error at the end.")
 def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout, rlimit, exit_zero,
-          root, stdin_filename, quiet, verbose):
+          root, stdin_filename, dask, quiet, verbose):
     """Check play files (a directory means every .play/.json file under it; - reads one play
     from standard input)."""
     names = list(paths) + (builtin_examples() if examples else [])
@@ -112,6 +115,14 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
         except catalogue.CatalogueError as e:
             click.echo(f"error: {e}", err=True)
             sys.exit(2)
+    if dask and not jsonl:
+        raise UsageError("--dask checks JSON Lines (--jsonl FILE): the plays travel to the workers, "
+                         "which need not see this machine's files")
+    if dask and click.get_current_context().get_parameter_source("jobs") == click.core.ParameterSource.COMMANDLINE:
+        raise UsageError("--dask runs on the cluster's workers; --jobs is for this machine's processes")
+    if dask and cards_files:
+        raise UsageError("--dask with --cards: the workers would read the files at their own paths; "
+                         "put the cards inline in the plays (card: lines) instead")
     opts = batch.Options(ruleset, tuple(cards_files), timeout_ms, rlimit, verify=verify)
     jobs = jobs or usable_cpus()
     start = time.monotonic()
@@ -119,7 +130,7 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
     if jsonl:
         if fmt not in ("text", "json"):
             raise UsageError(f"--jsonl writes JSON Lines; --format {fmt} needs play files")
-        for v in batch.ordered_map(batch.checker("jsonl", opts), _jsonl_items(jsonl), jobs):
+        for v in _jsonl_verdicts(batch.checker("jsonl", opts), _jsonl_items(jsonl), jobs, dask):
             statuses.append(ci_formats.exit_status(v))
             click.echo(json.dumps(v.to_dict(), ensure_ascii=False))
     else:
@@ -171,6 +182,20 @@ def usable_cpus() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except (AttributeError, OSError):   # not on Linux
         return os.cpu_count() or 1
+
+
+def _jsonl_verdicts(fn, items, jobs, dask_address):
+    """The batch seam: this machine's processes, or a Dask cluster (checking/dask_map.py)."""
+    if not dask_address:
+        yield from batch.ordered_map(fn, items, jobs)
+        return
+    from ygo_timing.checking import dask_map
+    try:
+        with dask_map.connect(dask_address) as client:
+            yield from dask_map.ordered_map(fn, items, client)
+    except dask_map.DaskError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(2)
 
 
 def _stdin_verdict(name, opts):
