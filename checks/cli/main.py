@@ -126,41 +126,53 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
     opts = batch.Options(ruleset, tuple(cards_files), timeout_ms, rlimit, verify=verify)
     jobs = jobs or usable_cpus()
     start = time.monotonic()
-    statuses = []
     if jsonl:
         if fmt not in ("text", "json"):
             raise UsageError(f"--jsonl writes JSON Lines; --format {fmt} needs play files")
-        for v in _jsonl_verdicts(batch.checker("jsonl", opts), _jsonl_items(jsonl), jobs, dask):
-            statuses.append(ci_formats.exit_status(v))
-            click.echo(json.dumps(v.to_dict(), ensure_ascii=False))
+        statuses = _check_jsonl(jsonl, opts, jobs, dask)
     else:
-        root = root or settings.default_root(Path.cwd())
-        if names == ["-"]:
-            verdicts = iter([_stdin_verdict(stdin_filename or "<stdin>", opts)])
-            total = 1
-        else:
-            found = play_files(names)
-            total = len(found)
-            # one play per task: a play takes seconds, so the results stream and the load evens out
-            verdicts = batch.ordered_map(batch.checker("path", opts), found, min(jobs, total), chunk=1)
-        collected = []
-        with Progress("checking", enabled=not quiet and total > 1) as bar:
-            for n, v in enumerate(verdicts, start=1):
-                statuses.append(ci_formats.exit_status(v))
-                if fmt in STREAMED:   # as each play is done, in input order
-                    out = STREAMED[fmt](v, root, quiet)
-                    if out:   # a clean play in the github format prints nothing
-                        bar.echo(out)
-                else:
-                    collected.append(v)
-                bar(n, total)
-        if fmt not in STREAMED:   # whole documents
-            click.echo(ci_formats.FORMATS[fmt](collected, root) if fmt in ci_formats.FORMATS
-                       else report.as_json(collected))
+        statuses = _check_files(names, opts, jobs, fmt, root or settings.default_root(Path.cwd()), quiet,
+                                stdin_filename)
     if verbose:
         click.echo(summary(statuses, time.monotonic() - start), err=True)
     code = ci_formats.run_status(statuses)
     sys.exit(0 if code == 1 and exit_zero else code)
+
+
+def _check_jsonl(name, opts, jobs, dask_address) -> list[int]:
+    """One JSON result per record, printed as it comes, in input order; the exit statuses."""
+    statuses = []
+    for v in _jsonl_verdicts(batch.checker("jsonl", opts), _jsonl_items(name), jobs, dask_address):
+        statuses.append(ci_formats.exit_status(v))
+        click.echo(json.dumps(v.to_dict(), ensure_ascii=False))
+    return statuses
+
+
+def _check_files(names, opts, jobs, fmt, root, quiet, stdin_filename) -> list[int]:
+    """The play files (or `-`), text and github printed play by play, the other formats as one
+    document at the end; the exit statuses."""
+    if names == ["-"]:
+        verdicts, total = iter([_stdin_verdict(stdin_filename or "<stdin>", opts)]), 1
+    else:
+        found = play_files(names)
+        total = len(found)
+        # one play per task: a play takes seconds, so the results stream and the load evens out
+        verdicts = batch.ordered_map(batch.checker("path", opts), found, min(jobs, total), chunk=1)
+    statuses, collected = [], []
+    with Progress("checking", enabled=not quiet and total > 1) as bar:
+        for n, v in enumerate(verdicts, start=1):
+            statuses.append(ci_formats.exit_status(v))
+            if fmt in STREAMED:   # as each play is done, in input order
+                out = STREAMED[fmt](v, root, quiet)
+                if out:   # a clean play in the github format prints nothing
+                    bar.echo(out)
+            else:
+                collected.append(v)
+            bar(n, total)
+    if fmt not in STREAMED:   # whole documents
+        click.echo(ci_formats.FORMATS[fmt](collected, root) if fmt in ci_formats.FORMATS
+                   else report.as_json(collected))
+    return statuses
 
 
 # the formats printed play by play: text (-q: only the plays that fail) and github
