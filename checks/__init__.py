@@ -9,8 +9,21 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:   # what a type checker sees; at run time __getattr__ loads them
     from ygo_timing.api import (
-        DEFAULT_TIMEOUT, Action, CardSource, CheckResult, Choice, DiffResult, Difference, InputError,
-        OptionsResult, Rule, check_file, check_text, diff, options_file, options_text,
+        DEFAULT_TIMEOUT,
+        Action,
+        CardSource,
+        CheckResult,
+        Choice,
+        Difference,
+        DiffResult,
+        InputError,
+        OptionsResult,
+        Rule,
+        check_file,
+        check_text,
+        diff,
+        options_file,
+        options_text,
     )
 
     __version__: str

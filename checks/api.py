@@ -10,11 +10,10 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal, Union
 
-from ygo_timing.errors import InputError
 from ygo_timing.checking.check import DEFAULT_RLIMIT, Verdict, check_play
+from ygo_timing.errors import InputError
 from ygo_timing.inputs.play import Play, PlayError, load, parse_bytes, parse_json
 from ygo_timing.output.ci_formats import exit_status
 

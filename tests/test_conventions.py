@@ -1,6 +1,14 @@
 """What a user expects of a Python command-line tool: metadata, --version, python -m, stdin, config."""
+import json
 import socket
+import subprocess
+import sys
 from importlib import metadata
+
+import pytest
+from click.testing import CliRunner
+from conftest import FIXTURES
+from ygo_timing.cli.main import main
 
 
 def test_package_metadata_has_license_classifiers_and_urls():
@@ -13,16 +21,6 @@ def test_package_metadata_has_license_classifiers_and_urls():
     assert {"Homepage", "Documentation", "Issues"} <= set(urls)
     host = socket.gethostname()
     assert all(u.startswith("https://") and host not in u and "localhost" not in u for u in urls.values())
-
-
-import json  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-
-import pytest  # noqa: E402
-from click.testing import CliRunner  # noqa: E402
-from conftest import FIXTURES  # noqa: E402
-from ygo_timing.cli.main import main  # noqa: E402
 
 EX = FIXTURES / "examples"
 LEGAL = (EX / "ex1-legal.play").read_text("utf-8")       # tcg; expects legal

@@ -62,7 +62,7 @@ def ordered_map(fn, items, client, chunk: int = CHUNK):
 def _take(future):
     try:
         return future.result()
-    except Exception as e:   # a worker lost, a cluster gone: no verdict, and no traceback either
+    except Exception as e:   # noqa: BLE001 -- a worker lost, a cluster gone: no verdict, and no traceback either
         raise DaskError(f"a task on the Dask cluster failed: {type(e).__name__}: {e}") from None
     finally:
         future.release()

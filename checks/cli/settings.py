@@ -11,6 +11,7 @@ win over it; `cards` paths are relative to the pyproject.toml's directory.
 """
 from __future__ import annotations
 
+import math
 import sys
 from pathlib import Path
 
@@ -52,7 +53,7 @@ def parse_seconds(text: str, maximum: float, old_ms: bool = False) -> float:
         seconds = float(number) * unit
     except ValueError:
         raise ValueError(f"{text!r} is not a time; expected seconds such as 20, 2.5, 500ms or 20s") from None
-    if not seconds > 0 or seconds != seconds:
+    if not seconds > 0 or math.isnan(seconds):
         raise ValueError(f"{text!r}: expected a time above 0 (seconds, or e.g. 500ms)")
     if seconds > maximum:
         if old_ms and number == text:
