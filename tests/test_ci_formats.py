@@ -56,6 +56,33 @@ def test_github_exact_lines(plays):
     assert not any(plays["legal"] in l for l in lines)
 
 
+@pytest.mark.parametrize("names, code", [
+    (["legal", "expected"], 0),      # every play meets its expectation (or is legal without one)
+    (["legal", "unexpected"], 1),    # illegal without `expect:`
+    (["expected", "mismatch"], 1),   # legal but expected illegal
+    (["mismatch", "bad"], 2),        # bad input outranks a failure
+])
+def test_exit_code_follows_expect(plays, names, code):
+    assert run("text", *(plays[n] for n in names)).exit_code == code
+
+
+def test_exit_zero_forgives_failures_not_errors(plays):
+    zero = CliRunner().invoke(main, ["check", "--exit-zero", plays["unexpected"], plays["mismatch"]])
+    assert zero.exit_code == 0 and "(EXPECTED ILLEGAL citing T4)" in zero.output
+    bad = CliRunner().invoke(main, ["check", "--exit-zero", plays["mismatch"], plays["bad"]])
+    assert bad.exit_code == 2
+
+
+def test_builtin_examples_pass_and_raise_no_sarif_alert():
+    """The README's demo: every example meets its `expect:` (illegal ones too), so exit 0 and no
+    SARIF result; the same examples with one expectation turned around fail, in SARIF as an error."""
+    r = CliRunner().invoke(main, ["check", "--examples", "--format", "sarif"])
+    assert r.exit_code == 0, r.output
+    doc = json.loads(r.output)
+    jsonschema.Draft4Validator(sarif_schema()).validate(doc)
+    assert doc["runs"][0]["results"] == []
+
+
 def test_github_clean_run_prints_nothing(plays):
     r = run("github", plays["legal"])
     assert (r.exit_code, r.output) == (0, "")
@@ -122,8 +149,7 @@ def test_sarif_validates_and_names_rules_and_lines(plays):
     assert "At damage calculation only one Chain" in t4["shortDescription"]["text"]
     got = [(x["ruleId"], x["level"], x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].rsplit("/", 1)[1],
             x["locations"][0]["physicalLocation"].get("region", {}).get("startLine")) for x in run_["results"]]
-    assert got == [("DS-T1", "note", "expected.play", 25), ("T4", "note", "expected.play", 25),
-                   ("DS-T1", "error", "unexpected.play", 24), ("T4", "error", "unexpected.play", 24),
+    assert got == [("DS-T1", "error", "unexpected.play", 24), ("T4", "error", "unexpected.play", 24),
                    ("expect", "error", "mismatch.play", None), ("input-error", "error", "bad.play", 3)]
     assert all(rules[x["ruleIndex"]]["id"] == x["ruleId"] for x in run_["results"])
 
@@ -158,3 +184,40 @@ def test_docs_github_example_is_the_real_output(tmp_path, monkeypatch):
     assert command == "$ ygo-timing check --format github logs"
     monkeypatch.chdir(tmp_path)
     assert run("github", "logs").output.splitlines() == expected
+
+
+def test_paths_are_relative_to_the_repository_root_from_a_subfolder(tmp_path, monkeypatch):
+    import subprocess
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "logs").mkdir()
+    (repo / "logs" / "duel.play").write_text((EX / "ex1-illegal.play").read_text("utf-8")
+                                             .replace("expect: illegal T4\n", ""), "utf-8")   # fails
+    (repo / "tools").mkdir()
+    monkeypatch.chdir(repo / "tools")
+    gh = run("github", "../logs/duel.play")
+    assert gh.exit_code == 1 and gh.output.startswith("::error file=logs/duel.play,line=24,title=DS-T1::")
+    doc = json.loads(run("sarif", "../logs/duel.play").output)
+    jsonschema.Draft4Validator(sarif_schema()).validate(doc)
+    run_ = doc["runs"][0]
+    assert run_["originalUriBaseIds"] == {"SRCROOT": {"uri": repo.resolve().as_uri() + "/"}}
+    assert {x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for x in run_["results"]} == {"logs/duel.play"}
+    assert {x["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"] for x in run_["results"]} == {"SRCROOT"}
+    case = ET.fromstring(run("junit", "../logs/duel.play").output).find(".//testcase")
+    assert (case.get("name"), case.get("file")) == ("logs/duel.play", "logs/duel.play")
+    explicit = CliRunner().invoke(main, ["check", "--format", "github", "--root", "../logs", "../logs/duel.play"])
+    assert explicit.output.startswith("::error file=duel.play,")
+
+
+def test_outside_git_paths_are_relative_to_the_working_directory(tmp_path, monkeypatch):
+    (tmp_path / "plays").mkdir()
+    (tmp_path / "plays" / "a.play").write_text((EX / "ex1-legal.play").read_text("utf-8")
+                                               .replace("expect: legal", "expect: illegal"), "utf-8")
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert run("github", "./plays/a.play").output.startswith("::error file=plays/a.play,title=expect::")
+    monkeypatch.chdir(tmp_path / "work")   # the play is outside the root (the cwd): as given, or absolute
+    assert run("github", "../plays/a.play").output.startswith("::error file=../plays/a.play,")
+    [result] = json.loads(run("sarif", "../plays/a.play").output)["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {
+        "uri": (tmp_path / "plays" / "a.play").resolve().as_uri()}

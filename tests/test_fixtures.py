@@ -2,7 +2,7 @@
 import re
 
 import pytest
-from conftest import FIXTURES, SHARED
+from conftest import FIXTURES, SHARED, needs_shared
 from ygo_timing.checking.check import check_play
 from ygo_timing.inputs.play import load
 from ygo_timing.model.rulebook import rule_catalogue
@@ -35,6 +35,7 @@ def rules_md_ids():
 EXAMPLES = ["EX-1", "EX-2", "EX-3", "EX-4", "BD-2", "D5-4", "D5-5"]
 
 
+@needs_shared
 def test_catalogue_lists_every_rules_md_rule():
     ours = {e["id"] for e in rule_catalogue()}
     missing = [i for i in rules_md_ids() if i not in ours]

@@ -9,7 +9,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # the installed package `ygo_timing` is checks/, with model/ as ygo_timing.model
 PACKAGE_DIRS = {"ygo_timing": ROOT / "checks", "ygo_timing.model": ROOT / "model"}
 # lowest first: a package may import from its own and from those before it in the list
-LAYERS = ["model", "errors", "inputs", "cards", "checking", "symbolic", "output", "cli", "pytest_plugin"]
+LAYERS = ["model", "errors", "progress", "inputs", "cards", "checking", "symbolic", "output", "api", "cli", "pytest_plugin"]
 
 
 def modules():

@@ -5,6 +5,8 @@ a user's `--cards` file is untrusted input.
 """
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -269,6 +271,18 @@ def load_file(path: str) -> list[Card]:
     return cards
 
 
+def load_source(source) -> list[Card]:
+    """A catalogue file's path, or (from the library API) a catalogue already in memory: a dict
+    {"cards": [...]}, checked as the same document read from a file named `<cards dict>`."""
+    if isinstance(source, Mapping):
+        try:
+            data = json.dumps(source, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError) as e:
+            raise CatalogueError("<cards dict>", None, f"not a JSON document: {e}") from None
+        return parse_document(data, "<cards dict>")
+    return load_file(source)
+
+
 def parse_document(data, path) -> list[Card]:
     try:
         doc = jsonloc.loads(data, path, max_values=None)   # bounded by MAX_CATALOGUE_BYTES
@@ -293,8 +307,8 @@ def builtin() -> dict[str, Card]:
 def catalogue(extra_files=(), inline=()) -> dict[str, Card]:
     """The built-in catalogue, overridden by user files, then by cards given inline in a play."""
     cards = dict(builtin())
-    for path in extra_files:
-        cards.update({c.name: c for c in load_file(path)})
+    for source in extra_files:
+        cards.update({c.name: c for c in load_source(source)})
     for c in inline:
         cards[c.name] = c
     return cards

@@ -398,7 +398,8 @@ def map_card(row, script: luascan.Script | None, script_path: str | None, warn):
 
 
 # --- the pool -----------------------------------------------------------------------------------
-def import_pool(cdb: str, scripts: str | None = None) -> Imported:
+def import_pool(cdb: str, scripts: str | None = None, progress=None) -> Imported:
+    """`progress(done, total)`, if given, hears of the rows read (every 100)."""
     rows = read_cdb(cdb)
     out = Imported()
     warn = out.warnings.append
@@ -413,7 +414,9 @@ def import_pool(cdb: str, scripts: str | None = None) -> Imported:
                 files.setdefault(int(m.group(1)), f)
     ids = {r[0] for r in rows}
     names = {}
-    for row in rows:
+    for n, row in enumerate(rows):
+        if progress and n % 100 == 0:
+            progress(n, len(rows))
         cid, ot, alias, tbits, atk, def_, level, attr, name, desc = row
         where = f"{cdb}: datas id {cid}"
         if not isinstance(cid, int) or not isinstance(tbits, int) or not all(

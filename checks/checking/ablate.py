@@ -21,6 +21,7 @@ from ygo_timing.inputs.files import play_files
 from ygo_timing.inputs.play import PlayError, load
 from ygo_timing.model import compiled, rulesets
 from ygo_timing.model.rulebook import rule_catalogue
+from ygo_timing.progress import Progress
 
 
 def fast_verdict(play, cards, rid=None):
@@ -34,13 +35,16 @@ def fast_verdict(play, cards, rid=None):
         return "undetermined"
 
 
-def load_bearing(plays, ids):
-    """{rule ID: (fixture path, verdict with the rule, verdict without it) or None}."""
+def load_bearing(plays, ids, progress=None):
+    """{rule ID: (fixture path, verdict with the rule, verdict without it) or None};
+    `progress(done, total)`, if given, hears of each rule tried."""
     member = rulesets.membership()
     cards = {p.path: play_cards(p) for p in plays}
     base = {p.path: fast_verdict(p, cards[p.path]) for p in plays}
     out = {}
-    for rid in ids:
+    for n, rid in enumerate(ids):
+        if progress:
+            progress(n, len(ids))
         out[rid] = None
         # the fixtures written for it first, then the rest by size (each size is one compilation)
         mine = [p for p in plays if rid in p.rules]
@@ -82,7 +86,8 @@ def main(paths, only, doc):
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
     ids = list(only) or [e["id"] for e in rule_catalogue()]
-    found = load_bearing(plays, ids)
+    with Progress("ablating rules") as bar:
+        found = load_bearing(plays, ids, bar)
     for rid in ids:
         flip = found[rid]
         click.echo(f"{rid}: " + (f"{flip[0]} ({flip[1]} -> {flip[2]} without it)" if flip else "NO FLIP"))

@@ -67,16 +67,16 @@ def _run_chunk(fn, chunk):
     return [fn(item) for item in chunk]
 
 
-def ordered_map(fn, items, jobs: int = 1):
-    """fn(item) for each item, in order; `jobs` > 1 spreads chunks of items over processes."""
+def ordered_map(fn, items, jobs: int = 1, chunk: int = CHUNK):
+    """fn(item) for each item, in order; `jobs` > 1 spreads chunks of `chunk` items over processes."""
     if jobs <= 1:
         for item in items:
             yield fn(item)
         return
     with multiprocessing.Pool(jobs) as pool:
         pending = deque()
-        for chunk in _chunks(items, CHUNK):
-            pending.append(pool.apply_async(_run_chunk, (fn, chunk)))
+        for part in _chunks(items, chunk):
+            pending.append(pool.apply_async(_run_chunk, (fn, part)))
             if len(pending) >= jobs * IN_FLIGHT:
                 yield from pending.popleft().get()
         while pending:

@@ -12,6 +12,7 @@ import time
 import click
 from ygo_timing.cards import importer as cardimport
 from ygo_timing.model import rulesets
+from ygo_timing.progress import Progress
 from ygo_timing.symbolic import audit as audit_mod
 
 
@@ -22,7 +23,8 @@ def _fail(e):
 
 def _load(cdb, scripts):
     try:
-        return cardimport.import_pool(cdb, scripts)
+        with Progress("importing cards") as bar:
+            return cardimport.import_pool(cdb, scripts, bar)
     except cardimport.PoolError as e:
         _fail(e)
 
@@ -46,7 +48,13 @@ def coverage_text(imported, seconds) -> str:
     return "\n".join(out)
 
 
-@click.command("import")
+@click.command("import", epilog="""\b
+Examples:
+  ygo-timing cards import --cdb cards.cdb --scripts script/ --out pool.json
+  ygo-timing check --cards pool.json duel.play
+
+\b
+Exit codes: 0 imported, 1 rows or scripts skipped or partly read (reported), 2 input or usage error.""")
 @click.option("--cdb", required=True, type=click.Path(dir_okay=False), help="A cards.cdb (SQLite).")
 @click.option("--scripts", type=click.Path(file_okay=False), help="Directory of c<id>.lua scripts (searched recursively).")
 @click.option("--out", "out", type=click.Path(dir_okay=False), help="Write the catalogue here (default: standard output).")
@@ -77,7 +85,13 @@ def import_cmd(cdb, scripts, out, fmt):
     sys.exit(1 if imported.warnings or imported.skipped.get("malformed row") else 0)
 
 
-@click.command("audit")
+@click.command("audit", epilog="""\b
+Examples:
+  ygo-timing cards audit --cdb cards.cdb --scripts script/ --ruleset tcg
+  ygo-timing cards audit --cdb cards.cdb --scripts script/ --format json
+
+\b
+Exit codes: 0 agree, 1 disagreements found, 2 input or usage error, 3 the solver answered unknown.""")
 @click.option("--cdb", required=True, type=click.Path(dir_okay=False), help="A cards.cdb (SQLite).")
 @click.option("--scripts", required=True, type=click.Path(file_okay=False), help="Directory of c<id>.lua scripts.")
 @click.option("--ruleset", type=click.Choice(rulesets.NAMES), help="One rule set (default: each).")
@@ -89,7 +103,10 @@ def audit_cmd(cdb, scripts, ruleset, fmt, examples):
     imported = _load(cdb, scripts)
     for w in imported.warnings:
         click.echo(f"warning: {w}", err=True)
-    results = [audit_mod.audit(imported, rs) for rs in ([ruleset] if ruleset else rulesets.NAMES)]
+    results = []
+    for rs in [ruleset] if ruleset else rulesets.NAMES:
+        with Progress(f"auditing under {rs}") as bar:
+            results.append(audit_mod.audit(imported, rs, bar))
     click.echo(audit_mod.json_report(results) if fmt == "json" else audit_mod.text_report(results, examples))
     if any(r.disagreements for r in results):
         sys.exit(1)

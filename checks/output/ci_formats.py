@@ -3,9 +3,10 @@
 All three agree on what fails: a play that states `expect` fails when its verdict does not
 match it (verdict and cited rule IDs); a play without `expect` fails unless it is legal. An
 error (bad input) or unknown (no verdict) always fails. A failure is a JUnit <failure> or
-<error>, a GitHub `::error`, a SARIF result of level "error". The rules an illegal play breaks
-are reported even when the play expects them (the exit code of `check` says illegal too), but
-only as a GitHub `::notice` / SARIF "note"; JUnit counts such a play as a passing test.
+<error>, a GitHub `::error`, a SARIF result of level "error", and exit 1 of `check`
+(`exit_status`). The rules an expected-illegal play breaks are shown as a GitHub `::notice`;
+SARIF has no result for them (a passing fixture is no code-scanning alert), JUnit counts such a
+play as a passing test, and `check` exits 0 for it.
 """
 from __future__ import annotations
 
@@ -34,6 +35,36 @@ def failed(v) -> bool:
     if v.expect:
         return not v.matches_expect()
     return v.verdict != "legal"
+
+
+def _relative(path: str, root: Path | None) -> str | None:
+    """`path` (as given: relative to the working directory, or absolute) relative to `root`, with
+    forward slashes; None when there is no root, or the path is not under it, or is a name such
+    as <stdin>."""
+    if root is None or path.startswith("<"):
+        return None
+    try:
+        return Path(path).resolve().relative_to(root.resolve()).as_posix()
+    except (ValueError, OSError):
+        return None
+
+
+def shown_path(path: str, root: Path | None) -> str:
+    """The path CI reports: relative to `root` when under it, else as given."""
+    rel = _relative(path, root)
+    return path if rel is None else rel
+
+
+def exit_status(v) -> int:
+    """The exit code one verdict asks of `check`: 2 bad input, 3 no verdict (solver unknown),
+    1 the play fails (see `failed`), 0 it passes."""
+    return 2 if v.verdict == "error" else 3 if v.verdict == "unknown" else 1 if failed(v) else 0
+
+
+def run_status(statuses) -> int:
+    """A run's exit code from its plays' `exit_status`: the most serious, 2 before 3 before 1."""
+    found = set(statuses)
+    return next((code for code in (2, 3, 1) if code in found), 0)
 
 
 def message_location(v):
@@ -88,12 +119,13 @@ def _gh_prop(s: str) -> str:
     return _gh_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def github(verdicts) -> str:
-    """One workflow command per finding (GitHub shows them on the file and line)."""
+def github(verdicts, root: Path | None = None) -> str:
+    """One workflow command per finding (GitHub shows them on the file and line); paths relative
+    to `root`, the repository's root, which is what GitHub matches them against."""
     out = []
     for v in verdicts:
         for level, rule, line, msg in findings(v):
-            props = [f"file={_gh_prop(v.path)}"] + ([f"line={line}"] if line else []) + [f"title={_gh_prop(rule)}"]
+            props = [f"file={_gh_prop(shown_path(v.path, root))}"] + ([f"line={line}"] if line else []) + [f"title={_gh_prop(rule)}"]
             out.append(f"::{level} {','.join(props)}::{_gh_data(msg)}")
     return "\n".join(out)
 
@@ -107,14 +139,15 @@ def _xml(s: str) -> str:
     return _XML_BAD.sub(lambda m: f"\\u{ord(m.group()):04x}", s)
 
 
-def junit(verdicts) -> str:
-    """One <testcase> per play: <failure> when it fails on its verdict, <error> for bad input or unknown."""
+def junit(verdicts, root: Path | None = None) -> str:
+    """One <testcase> per play: <failure> when it fails on its verdict, <error> for bad input or
+    unknown; `name` and `file` relative to `root`."""
     verdicts = list(verdicts)
     cases, failures, errors = [], 0, 0
     for v in verdicts:
         line = v.first_illegal["line"] if v.verdict == "illegal" else message_location(v)[0]
-        tc = ET.Element("testcase", {"classname": f"ygo-timing.{v.ruleset}", "name": _xml(v.path),
-                                     "file": _xml(v.path)})
+        shown = _xml(shown_path(v.path, root))
+        tc = ET.Element("testcase", {"classname": f"ygo-timing.{v.ruleset}", "name": shown, "file": shown})
         if line:
             tc.set("line", str(line))
         if failed(v):
@@ -159,28 +192,47 @@ def _sarif_rule(rid: str, info: dict) -> dict:
             "properties": {"sources": list(r["sources"])}}
 
 
-def sarif(verdicts) -> str:
-    """One run of the tool; one result per finding, with the rule's statement and sources as metadata."""
+ROOT_BASE_ID = "SRCROOT"   # the uriBaseId of paths under --root (SARIF 2.1.0, 3.14.14)
+
+
+def _artifact(path: str, root: Path | None) -> dict:
+    """Under the root: a relative URI on the root's uriBaseId. Outside it: an absolute file URI
+    (a relative one would be relative to nothing the reader knows)."""
+    rel = _relative(path, root)
+    if rel is not None:
+        return {"uri": _uri(rel), "uriBaseId": ROOT_BASE_ID}
+    if root is not None and not path.startswith("<"):
+        return {"uri": Path(path).resolve().as_uri()}
+    return {"uri": _uri(path)}
+
+
+def sarif(verdicts, root: Path | None = None) -> str:
+    """One run of the tool; one result per failing finding, with the rule's statement and sources
+    as metadata. The rules an expected-illegal play breaks are no result: GitHub code scanning
+    documents no `kind` (a `kind: pass` result could still become an alert), and the play passes."""
     info = {}
     rules, index, results = [], {}, []
     for v in verdicts:
         info.update({r["rule"]: r for r in v.violations})
         for level, rid, line, msg in findings(v):
+            if level != "error":
+                continue
             if rid not in index:
                 index[rid] = len(rules)
                 rules.append(_sarif_rule(rid, info))
             region = {"region": {"startLine": line}} if line else {}
             results.append({
-                "ruleId": rid, "ruleIndex": index[rid], "level": "error" if level == "error" else "note",
+                "ruleId": rid, "ruleIndex": index[rid], "level": "error",
                 "message": {"text": msg},
-                "locations": [{"physicalLocation": dict({"artifactLocation": {"uri": _uri(v.path)}}, **region)}],
+                "locations": [{"physicalLocation": dict({"artifactLocation": _artifact(v.path, root)}, **region)}],
                 "properties": dict({"verdict": v.verdict, "ruleset": v.ruleset},
                                    **({"expect": v.expect} if v.expect else {})),
             })
-    doc = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [{
-        "tool": {"driver": {"name": "ygo-timing", "version": _version(), "rules": rules}},
-        "results": results,
-    }]}
+    run = {"tool": {"driver": {"name": "ygo-timing", "version": _version(), "rules": rules}}}
+    if root is not None:   # where relative URIs start: the root's absolute file URI, ending in /
+        run["originalUriBaseIds"] = {ROOT_BASE_ID: {"uri": root.resolve().as_uri().rstrip("/") + "/"}}
+    run["results"] = results
+    doc = {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
     return json.dumps(doc, indent=2, ensure_ascii=False)
 
 

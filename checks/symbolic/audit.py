@@ -310,8 +310,8 @@ def audit(imported, ruleset: str, progress=None) -> AuditResult:
     res = AuditResult(ruleset)
     bit = K.OT_OCG if ruleset == "ocg" else K.OT_TCG
     for n, rec in enumerate(imported.records):
-        if progress and n % 1000 == 0:
-            progress(n)
+        if progress and n % 100 == 0:
+            progress(n, len(imported.records))
         if not rec.ot & bit or not rec.decls:
             continue
         card = catalogue.parse_card(rec.entry, _located(rec.entry), rec.script or "<import>", ())

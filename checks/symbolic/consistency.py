@@ -219,13 +219,15 @@ def encoded(rel: StepRelation) -> set:
     return out | {rid for rid in rel.lits if f"rule:{rid}" in names}
 
 
-def fixture_evidence(name, rids, deadline):
+def fixture_evidence(name, rids, deadline, progress=None):
     """rule ID -> one of the rule's own fixtures (fixtures/plays/rules/*/ID-*.play) whose verdict
     under `name` flips when the rule is removed."""
     root = Path(str(resources.files("ygo_timing.data").joinpath("plays")))
     plays = sorted(root.rglob("*.play"))
     out = {}
-    for rid in rids:
+    for n, rid in enumerate(rids, start=1):
+        if progress:
+            progress(n)
         for p in [p for p in plays if p.name.startswith(rid + "-")]:
             if time.monotonic() > deadline:
                 return out
@@ -339,23 +341,30 @@ def source_conflicts(cards):
 # --- the command --------------------------------------------------------------------------------
 
 def consistency(name: str, max_length: int = 8, timeout_s: float = 600, dead_rules: bool = False,
-                scenarios=SCENARIOS) -> Report:
+                scenarios=SCENARIOS, progress=None) -> Report:
+    """`progress(done, total)`, if given, hears of each scenario searched (and with
+    `dead_rules`, each rule tested)."""
     start = time.monotonic()
     deadline = start + timeout_s
     cards = catalogue_cards()
     sat = satisfiable(name, timeout_s)
     found, status = [], "complete"
-    for sc in scenarios:
+    enc = encoded(relation(name, 4, 4))
+    testable = [r for r in rulesets.load(name).rules if r in enc] if dead_rules else []
+    total = len(scenarios) + len(testable)
+    for n, sc in enumerate(scenarios, start=1):
         f, st = stuck_search(name, sc, max_length, deadline, cards)
         found += f
+        if progress:
+            progress(n, total)
         if st != "complete":
             status = st
             break
-    enc = encoded(relation(name, 4, 4))
     dead = [r for r in rulesets.load(name).rules if r not in enc]
     alive, notes = {}, []
     if dead_rules:
-        alive = fixture_evidence(name, [r for r in rulesets.load(name).rules if r in enc], deadline)
+        alive = fixture_evidence(name, testable, deadline,
+                                 progress and (lambda k: progress(len(scenarios) + k, total)))
         missing = [r for r in rulesets.load(name).rules if r in enc and r not in alive]
         if missing:
             notes.append("rules with terms that none of their own fixtures flips under this set "

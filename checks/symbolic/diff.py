@@ -230,6 +230,7 @@ def confirm(d: Difference, out_dir: Path | None, number: int):
 
 def diff(a: str, b: str, max_length=DEFAULT_MAX_LENGTH, timeout_s=DEFAULT_TIMEOUT_S, out_dir=None,
          scenarios=SCENARIOS, progress=None) -> Result:
+    """`progress(done, total)`, if given, hears of each (scenario, length) level searched."""
     start = time.monotonic()
     if a == b:   # one relation: every play has one verdict
         return Result(a, b, max_length, [], "complete", 0.0, [], "the same rule set")
@@ -258,8 +259,8 @@ def diff(a: str, b: str, max_length=DEFAULT_MAX_LENGTH, timeout_s=DEFAULT_TIMEOU
                 keys.add(d.key())
                 confirm(d, Path(out_dir) if out_dir else None, len(found) + 1)
                 found.append(d)
-                if progress:
-                    progress(d)
+            if progress:
+                progress(scenarios.index(sc) * max_length + k + 1, len(scenarios) * max_length)
             if status != "complete":
                 break
             if search.frontier is None:

@@ -35,7 +35,7 @@ from ygo_timing.model import vocab
 
 __all__ = [
     "PlayError", "CardSpec", "ActionSpec", "Play",
-    "parse_text", "parse_json", "load", "to_json", "to_text", "render_action", "render_ref",
+    "parse_text", "parse_json", "parse_bytes", "load", "to_json", "to_text", "render_action", "render_ref",
     "ACTION_KINDS", "CLAIM_KINDS", "CALC_VALUES", "ZONE_WORDS", "SETUP_ZONES", "MAX_NUMBER",
 ]
 
@@ -47,7 +47,11 @@ def load(path: str) -> Play:
             data = f.read(vocab.MAX_FILE_BYTES + 1)
     except OSError as e:
         raise PlayError(str(path), None, f"cannot read file: {e.strerror or e}") from None
-    path = str(path)
+    return parse_bytes(data, str(path))
+
+
+def parse_bytes(data: bytes, path: str) -> Play:
+    """A play file's bytes (`path` names it): `.json` is the JSON form, anything else the text form."""
     if path.lower().endswith(".json"):
         return parse_json(data, path)
     return parse_text(decode_bytes(data, path), path)
