@@ -7,6 +7,7 @@ import re
 import z3
 from ygo_timing.checking.facts import py_value
 from ygo_timing.model import vocab
+from ygo_timing.model.rulebook import hints
 from ygo_timing.model.state import NONE, A
 
 NAMES_NO = re.compile(r'^(.*): names no "(.*)" timing \(catalogue\)$')
@@ -67,14 +68,15 @@ class Explainer:
             if text and text not in out:
                 out.append(text)
         out = merge_timings(out)
-        if "GEN-1" in broken:
+        if "windows" in hints(broken):   # the rules declare their hints (`hint=`)
             hint = self.timing_hint(acts)
             if hint:
                 out.append(hint)
         return broken, out
 
     def timing_hint(self, acts):
-        """Where the rule set opens a window for the effect activated (GEN-1's gate)."""
+        """Where the rule set opens a window for the effect activated (the `timing` gate GEN-6 asks
+        for, and that makes GEN-7's triggers pending)."""
         ctx, rel = self.run.ctx, self.run.rel
         eff = self.run.current_act.get("eff")
         if self.run.current_act.get("kind") != A["activate"] or eff is None:

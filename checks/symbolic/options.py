@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import z3
+from ygo_timing.checking.explain import Explainer
 from ygo_timing.checking.facts import play_cards
 from ygo_timing.checking.run import Run
 from ygo_timing.checking.verdict import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
@@ -76,7 +77,7 @@ def ask(run: Run, act: dict, text: str):
         return True, [], []
     if r == z3.unknown:
         return None, [], []
-    broken, facts = run.explain(pre, acts)
+    broken, facts = Explainer(run).explain(pre, acts)
     return False, broken, facts
 
 
