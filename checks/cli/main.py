@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 import click
 from ygo_timing.cards import catalogue
@@ -17,7 +18,7 @@ from ygo_timing.inputs.files import builtin_examples, play_files
 from ygo_timing.inputs.play import PlayError
 from ygo_timing.model import rulesets
 from ygo_timing.model.rulebook import rule_catalogue, rules_markdown
-from ygo_timing.output import ci_formats, report
+from ygo_timing.output import ci_formats, report, rule_detail
 
 
 class UsageError(click.UsageError):
@@ -92,10 +93,22 @@ def _jsonl_items(name):
 
 
 @main.command()
+@click.argument("rule_id", required=False, metavar="[ID]")
 @click.option("--ruleset", type=click.Choice(rulesets.NAMES))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
-def rules(ruleset, fmt):
-    """List the rules: ID, statement, source lines, rule sets."""
+@click.option("--seeds", type=click.Path(file_okay=False, path_type=Path), default=rule_detail.SEEDS,
+              show_default=True, help="Where the source documents are (for `rules ID`'s quotes).")
+def rules(rule_id, ruleset, fmt, seeds):
+    """List the rules: ID, statement, source lines, rule sets. With an ID or machine name
+    (`rules T4`, `rules timing.window`): that rule in full, with the seed lines it cites."""
+    if rule_id:
+        try:
+            d = rule_detail.detail(rule_detail.lookup(rule_id), seeds)
+        except rule_detail.UnknownRule as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(2)
+        click.echo(json.dumps(d, indent=2, ensure_ascii=False) if fmt == "json" else rule_detail.text(d))
+        return
     entries = rule_catalogue(ruleset)
     if fmt == "json":
         click.echo(json.dumps(entries, indent=2, ensure_ascii=False))
