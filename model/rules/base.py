@@ -24,7 +24,7 @@ from typing import Callable
 import z3
 
 from .. import vocab
-from ..state import A, NONE, Action, State, Statics
+from ..state import NONE, A, Action, State, Statics
 
 RULES: list["Rule"] = []
 
@@ -93,7 +93,7 @@ def part(id, shape="restriction", priority=None):
 def table_rule(id, statement, sources, **kw):
     """A rule whose terms are rows of the rule sets' tables (see tables.py)."""
     frame = sys._getframe(1)
-    fn = lambda ctx: []  # noqa: E731
+    fn = lambda ctx: []
     _register(Rule(id, statement, tuple(sources), "table", fn, None, kw.pop("expressible", "full"),
                    kw.pop("note", ""), frame.f_globals["__name__"].rsplit(".", 1)[-1], kw.pop("name", ""),
                    None, "", tuple(kw.pop("counterparts", ())), frame.f_lineno))

@@ -6,9 +6,9 @@ where the target is flipped, which part follows); what is not tabular is here.
 import z3
 
 from .. import vocab
+from .activation import event_trigger
 from .base import Update, part, rule, table_rule
 from .battle import chain_end
-from .activation import event_trigger
 
 PRIORITY = 40   # update priority (lower wins): before the resolutions: D2-5 flips the target back (resolution.py)
 

@@ -11,7 +11,6 @@ Those are the places where TCG and OCG differ as data.
 import z3
 
 from .. import vocab
-from ..state import NONE
 from .activation import can_trigger_there, condition_holds
 from .base import Update
 from .chain import closing, is_trigger

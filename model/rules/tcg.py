@@ -21,7 +21,7 @@ table_rule("T3", "Before damage calculation: \"before damage calculation\" effec
            "Chains are allowed.", ["S0-TCG 57-68"])
 
 
-@rule("T4", "At damage calculation: one Chain, of effects activated \"at damage calculation\" and "
+@rule("T4", "At damage calculation only one Chain, of effects activated \"at damage calculation\" and "
       "effects that negate them; Continuous \"at damage calculation\" effects apply after it; a "
       "monster destroyed by an effect now stops damage calculation.", ["S0-TCG 70-78"])
 def t4(ctx):

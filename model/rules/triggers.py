@@ -8,7 +8,8 @@ from ..state import NONE
 from .activation import event_trigger
 from .base import Update, part, rule
 from .chain import is_trigger
-from .resolution import PRIORITY as RESOLUTION, applies
+from .resolution import PRIORITY as RESOLUTION
+from .resolution import applies
 
 MZ = vocab.L["monster_zone"]
 PRIORITY = RESOLUTION + 20   # after the resolutions and the rule-set-specific updates
