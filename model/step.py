@@ -28,12 +28,12 @@ class StepRelation:
         self.rlits = {rid: z3.Bool(f"restrict:{rid}") for rid in ids}
         ctx._lits = self.lits
         parts = [r for r in RULES if r.id in self.lits]
-        t_restr, t_grants, t_updates = tables.build(ctx, self.lits)
-
         for r in parts:
             if r.shape == "permission":
                 for gate, term in r.build(ctx).items():
                     ctx.add_grant(gate, z3.And(self.lits[r.id], term))
+        # the tables' rows read the rules' grants (the flip row: D1-1, T1)
+        t_restr, t_grants, t_updates = tables.build(ctx, self.lits)
         for rid, gate, term in t_grants:
             if rid in self.lits:
                 ctx.add_grant(gate, z3.And(self.lits[rid], term))
@@ -50,8 +50,11 @@ class StepRelation:
         self.absent = [r.absent(ctx) for r in RULES
                        if r.absent and r.id not in self.lits and r.id in ruleset.rules + tuple(without)]
 
+        # update priority is declared on the rules (lower wins; ties by module and line), so the
+        # order the rule modules are imported in changes nothing; the tables' rows come first
         updates = [(rid, u) for rid, u in t_updates if rid in self.lits]
-        updates += [(r.id, u) for r in parts if r.shape == "update" for u in r.build(ctx)]
+        ordered = sorted((r for r in parts if r.shape == "update"), key=lambda r: (r.priority, r.family, r.line))
+        updates += [(r.id, u) for r in ordered for u in r.build(ctx)]
         self.transition = self._transition(updates)
 
         self.solver = z3.Solver()

@@ -63,7 +63,7 @@ def test_damage_step_only_condition_names_its_windows(imported):
 
 
 def test_special_summon_trigger_is_the_summoned_event(imported):
-    # a single-card Trigger Effect on EVENT_SPSUMMON_SUCCESS: the model's `summoned` event (GEN-1)
+    # a single-card Trigger Effect on EVENT_SPSUMMON_SUCCESS: the model's `summoned` event (GEN-8)
     [eff] = entry(imported, "Test Summoner")["effects"]
     assert (eff["kind"], eff["condition"], eff["trigger_class"], eff["timings"]) == (
         "trigger", "summoned", "location", [])

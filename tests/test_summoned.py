@@ -1,6 +1,6 @@
-"""The `summoned` event trigger (GEN-1): pending because a resolving Chain Link Special Summoned
+"""The `summoned` event trigger (GEN-8): pending because a resolving Chain Link Special Summoned
 its card, never because a window opened. Fixtures show it with real cards (fixtures/plays/rules/
-gen/GEN-1-*, ds/DS-1-*, ds/DS-T1-legal-4); these tests pin what no real card can show."""
+gen/GEN-8-*, gen/GEN-9-*, ds/DS-1-*, ds/DS-T1-legal-4); these tests pin what no real card can show."""
 import json
 
 import pytest
@@ -34,7 +34,7 @@ def test_an_opening_window_never_makes_an_event_trigger_pending(ruleset):
                                  f"enter battle phase\nnext battle_step\nattack DM -> BEWD\n{steps}\n"
                                  f"pass A\nactivate B H\n"))
     assert v.verdict == "illegal"
-    assert {r["rule"] for r in v.violations} == {"GEN-1"}
+    assert {r["rule"] for r in v.violations} == {"GEN-7"}   # never pending
 
 
 @pytest.mark.parametrize("ruleset", ["ocg", "tcg"])
@@ -45,7 +45,7 @@ def test_the_event_trigger_is_gone_once_the_window_changes(ruleset):
                                  'B set "Call of the Haunted" as Call\n'
                                  "enter battle phase\nnext battle_step\npass A\n"
                                  "activate B Call target H\nresolve\nattack DM -> H\npass A\nactivate B H\n"))
-    assert v.verdict == "illegal" and v.violations[0]["rule"] == "GEN-1"
+    assert v.verdict == "illegal" and v.violations[0]["rule"] == "GEN-7"
 
 
 def test_the_event_trigger_is_gone_once_a_chain_starts_resolving():
@@ -55,7 +55,7 @@ def test_the_event_trigger_is_gone_once_a_chain_starts_resolving():
                                "enter battle phase\nnext battle_step\npass A\n"
                                "activate B Call target H\nresolve\nactivate A Rush target DM\nresolve\n"
                                "pass A\nactivate B H\n"))
-    assert v.verdict == "illegal" and v.violations[0]["rule"] == "GEN-1"
+    assert v.verdict == "illegal" and v.violations[0]["rule"] == "GEN-7"
 
 
 def test_summoned_is_a_trigger_condition_only():

@@ -137,13 +137,13 @@ def test_stored_diff_has_the_documented_differences():
     got = {(d["kind"], d["legal_in"], tuple(d["rules"])) for d in r["differences"]}
     # rules.md: Flip Effect timing D4-4 vs T6, "Flashbang" D4-5 vs T5; "after damage calculation"
     # effects D4-5 vs T6 (interpretations.md); BD-1 is ocg-only; D5-3 has no TCG counterpart
-    assert ("contradiction", "ocg", ("D4-4", "GEN-1", "T6")) in got
-    assert ("contradiction", "ocg", ("D4-5", "GEN-1", "T5")) in got
-    assert ("contradiction", "ocg", ("D4-5", "GEN-1", "T6")) in got
+    assert ("contradiction", "ocg", ("D4-4", "GEN-6", "GEN-7", "T6")) in got
+    assert ("contradiction", "ocg", ("D4-5", "GEN-6", "T5")) in got
+    assert ("contradiction", "ocg", ("D4-5", "GEN-6", "GEN-7", "T6")) in got
     assert any(k == "coverage gap" and "BD-1" in rules and "GEN-4" in rules for k, _, rules in got)
     assert ("coverage gap", "tcg", ("D5-3", "T7")) in got
     # D4-7: only the OCG sources open a window for replacement-for-destruction effects (S2 81)
-    assert ("coverage gap", "ocg", ("D4-7", "GEN-1")) in got
+    assert ("coverage gap", "ocg", ("D4-7", "GEN-11")) in got
     # rules.md: DS-1(e) excepts Fusion Summon effects, DS-T1(3) admits every Trigger Effect
     assert ("contradiction", "tcg", ("DS-1", "DS-T1")) in got
 
@@ -182,7 +182,7 @@ def test_source_conflicts_are_shown_as_plays_on_which_the_readings_disagree():
     out = {c["note"]: c for c in source_conflicts(catalogue_cards())}
     assert set(out) == {"CH-5", "D2-1", "D3-3"}
     assert out["CH-5"]["verdicts"][0].startswith("illegal (CH-4") and out["CH-5"]["verdicts"][1] == "legal"
-    assert out["D2-1"]["verdicts"][0] == "legal" and "GEN-2" in out["D2-1"]["verdicts"][1]
+    assert out["D2-1"]["verdicts"][0] == "legal" and "GEN-13" in out["D2-1"]["verdicts"][1]
     assert out["D3-3"]["verdicts"][0] == "legal" and "D3-3" in out["D3-3"]["verdicts"][1]
     assert all(c["disagree"] for c in out.values())
 
@@ -207,7 +207,7 @@ def test_stuck_states_are_told_apart():
     from ygo_timing.symbolic.consistency import stuck
     pass_a, nxt, act = [A["pass"], 0, 0], [A["next"], -1, 0], [A["activate"], 1, 0]
     live, pending = vocab.W["ds_end"], True
-    everything = {tuple(pass_a): ["PR-1"], tuple(nxt): ["D5-2"], tuple(act): ["GEN-2"]}
+    everything = {tuple(pass_a): ["PR-1"], tuple(nxt): ["D5-2"], tuple(act): ["GEN-13"]}
     assert stuck(_Scene(everything), (live, pending), [pass_a, nxt, act]) == "deadlock"
     # Main Phase 2 ends the Battle Phase: nothing left to do there is no deadlock
     assert stuck(_Scene(everything), (vocab.W["main2"], pending), [pass_a, nxt, act]) == "mandatory refused"

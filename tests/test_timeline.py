@@ -135,7 +135,7 @@ def test_a_legal_play_has_no_illegal_row_and_a_broken_one_no_rows(tmp_path):
 
 def test_trace_of_every_example_fits_100_columns():
     r = run("check", "--examples", "--trace")
-    assert r.exit_code == 1, r.output
+    assert r.exit_code == 0, r.output   # every example meets its expect:
     lines = r.output.splitlines()
     assert max(len(line) for line in lines) <= trace.WIDTH == 100
     assert r.output.count("** ILLEGAL: the first illegal action **") == 7
@@ -218,7 +218,7 @@ def assert_self_contained(text):
 @pytest.fixture(scope="module")
 def examples_page():
     r = run("check", "--examples", "--format", "html")
-    assert r.exit_code == 1, r.output    # some examples are illegal
+    assert r.exit_code == 0, r.output    # some examples are illegal, as each expects
     return r.output
 
 

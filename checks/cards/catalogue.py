@@ -221,7 +221,7 @@ def parse_effect(value, doc, path, where, what) -> Effect:
     e.timings = tuple(timings)
     e.condition = r.get(d, "condition", str, "none", choices=vocab.CONDITIONS, what=w)
     if e.condition == "summoned" and e.kind != "trigger":
-        # the event makes a Trigger Effect pending (GEN-1); on any other kind it would hold always
+        # the event makes a Trigger Effect pending (GEN-8); on any other kind it would hold always
         r.fail("condition", f"{w}: condition 'summoned' is the event of a Trigger Effect; kind is {e.kind!r}, expected 'trigger'")
     e.ruling_allowed = r.get(d, "ruling_allowed", bool, False, what=w)
     e.no_damage_step = r.get(d, "no_damage_step", bool, False, what=w)

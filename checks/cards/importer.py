@@ -57,7 +57,7 @@ EVENT_CONDITION = {
     # in a battle, a monster is flipped face-up by the attack (other flips are not simulated)
     (E["EVENT_FLIP"], True): "flipped_by_attack",
     # a Trigger Effect of this card on its Special Summon: the model's event is a resolving
-    # effect's Special Summon (GEN-1); on other kinds the condition would hold always: see below
+    # effect's Special Summon (GEN-8); on other kinds the condition would hold always: see below
     (E["EVENT_SPSUMMON_SUCCESS"], True): "summoned",
 }
 # Field-scope battle events whose condition depends on whose monster or which player: unknown.

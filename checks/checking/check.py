@@ -15,7 +15,7 @@ from ygo_timing.checking.run import Outcome, Run, walk
 from ygo_timing.checking.verdict import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Verdict
 from ygo_timing.inputs.play import Play, PlayError
 from ygo_timing.model import compiled
-from ygo_timing.model.rulebook import rule_info
+from ygo_timing.model.rulebook import rule_info, short_statement
 
 
 def check_play(play: Play, ruleset: str | None = None, cards_files=(), timeout_ms=DEFAULT_TIMEOUT_MS,
@@ -61,7 +61,10 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify):
         v.message = (f"{play.path}: internal error, please report: the compiled relation and the solver "
                      f"disagree ({_summary(fast)} vs {_summary(outcome)})")
         return v
-    return _fill(v, outcome, f" within its limits per query ({timeout_ms} ms, rlimit {rlimit})")
+    v = _fill(v, outcome, f" within its limits per query ({timeout_ms} ms, rlimit {rlimit})")
+    if v.verdict == "illegal":
+        v.reason = getattr(slow, "reason", "")   # the explanation's first sentence (wording.reason)
+    return v
 
 
 def _agree(fast: Outcome, slow: Outcome) -> bool:
@@ -96,6 +99,6 @@ def _fill(v: Verdict, o: Outcome, limits: str = "") -> Verdict:
         broken, facts = o.detail
         info = rule_info()
         v.first_illegal = {"index": o.index, "line": o.action.line, "action": o.action.text}
-        v.violations = [info[r] for r in broken]
+        v.violations = [dict(info[r], statement=short_statement(r)) for r in broken]
         v.facts = facts
     return v

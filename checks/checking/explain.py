@@ -1,35 +1,15 @@
 """Explaining an illegal step: every restriction it breaks (each alone against the solver), and a
-minimal set of facts behind it (deletion-minimised unsat cores), in words with their lines."""
+minimal set of facts behind it (deletion-minimised unsat cores), in words with their lines (the
+words are wording.py's)."""
 from __future__ import annotations
 
-import re
-
 import z3
+from ygo_timing.checking import wording
 from ygo_timing.checking.facts import py_value
 from ygo_timing.model import vocab
-from ygo_timing.model.state import NONE, A
-
-NAMES_NO = re.compile(r'^(.*): names no "(.*)" timing \(catalogue\)$')
-
-
-def merge_timings(facts):
-    """One line for the timings an effect does not name, where the core lists several."""
-    out, merged = [], {}
-    for f in facts:
-        m = NAMES_NO.match(f)
-        if not m:
-            out.append(f)
-            continue
-        if m.group(1) not in merged:
-            merged[m.group(1)] = []
-            out.append(m.group(1))   # placeholder, filled below
-        merged[m.group(1)].append(m.group(2))
-
-    def line(who):
-        said = '", "'.join(merged[who])
-        many = len(merged[who]) > 1
-        return f'{who}: names {"none of the timings" if many else "no"} "{said}"{"" if many else " timing"} (catalogue)'
-    return [line(f) if f in merged else f for f in out]
+from ygo_timing.model.rulebook import hints
+from ygo_timing.model.rules.tables import matches
+from ygo_timing.model.state import A
 
 
 class Explainer:
@@ -66,30 +46,31 @@ class Explainer:
             text = statics[t.get_id()] if t.get_id() in statics else self.describe(t)
             if text and text not in out:
                 out.append(text)
-        out = merge_timings(out)
-        if "GEN-1" in broken:
-            hint = self.timing_hint(acts)
-            if hint:
-                out.append(hint)
+        out = wording.merge_timings(out)
+        windows = self.timing_hint(acts) if "windows" in hints(broken) else []   # declared by the rules
+        self.run.reason = wording.reason(self.run, broken, windows)
         return broken, out
 
     def timing_hint(self, acts):
-        """Where the rule set opens a window for the effect activated (GEN-1's gate)."""
+        """The windows the rule set opens for the effect activated (the `timing` gate GEN-6 asks
+        for, and that makes GEN-7's triggers pending), each with the rules of the rows that open
+        it: [(window, [rule ID])]."""
         ctx, rel = self.run.ctx, self.run.rel
         eff = self.run.current_act.get("eff")
         if self.run.current_act.get("kind") != A["activate"] or eff is None:
-            return ""
+            return []
         lits = list(rel.lits.values())
         statics = [t for t, _ in self.run.statics]
+        fixed = lits + statics + [ctx.act.eff == eff, ctx.act.kind == A["activate"]]
         gate = ctx.grant("timing")
-        timed = [w for w in vocab.WINDOWS
-                 if self.run.solve(lits + statics + [ctx.act.eff == eff, ctx.act.kind == A["activate"],
-                                                 ctx.pre.window == vocab.W[w], z3.Not(gate)]) == z3.unsat]
-        if not timed:
-            return ""
-        c, k, _ = self.run.uni.effects[eff]
-        return (f"{self.run.uni.label(c)} effect {k}: by its timing, {self.run.ruleset} opens these windows "
-                f"for it: {', '.join(timed)}")
+        out = []
+        for w in vocab.WINDOWS:
+            if self.run.solve(fixed + [ctx.pre.window == vocab.W[w], z3.Not(gate)]) != z3.unsat:
+                continue
+            rows = [g["rule"] for g in self.run.rel.ruleset.timing_grants if g["window"] == w
+                    and self.run.solve(statics + [z3.Not(matches(ctx, g, eff))]) == z3.unsat]
+            out.append((w, sorted(set(rows))))
+        return out
 
     def minimise(self, fixed, facts):
         s = self.run.rel.solver
@@ -108,51 +89,4 @@ class Explainer:
 
     def describe(self, term):
         """A fact about the state, in words, with the line it comes from."""
-        lhs, rhs = term.arg(0), term.arg(1)
-        name = str(lhs)
-        value = py_value(rhs)
-        field = name[4:]   # pre_<field>: the action itself is reported as one line
-        where = self.run.line_of.get(self._state_name(field), ("set-up", None))
-        src = f"line {where[1]}" if where[1] else "initial state"
-        if where[0] == "set-up" and where[1]:
-            src = f"set-up line {where[1]}"
-        if len(where) > 2 and where[2]:
-            src += f", by {where[2]}"
-        if field.endswith("_trig"):
-            c, k, _ = self.run.uni.effects[int(field[1:-5])]
-            return f"{self.run.uni.label(c)} effect {k}: " + ("a trigger is pending" if value else
-                                                          "no trigger pending now") + f" ({src})"
-        return f"{self.render_state(field)}: {self.render(field, value)} ({src})"
-
-    def _state_name(self, field):
-        for name in self.run.names:
-            if self.run.pre_vars[name].decl().name() == "pre_" + field:
-                return name
-        return field
-
-    def render_state(self, field):
-        if field.startswith("c") and "_" in field and field[1:field.index("_")].isdigit():
-            i = int(field[1:field.index("_")])
-            return f"{self.run.uni.label(i)} {field[field.index('_') + 1:]}"
-        if field.startswith("e") and "_" in field and field[1:field.index("_")].isdigit():
-            e = int(field[1:field.index("_")])
-            c, k, _ = self.run.uni.effects[e] if e < len(self.run.uni.effects) else (NONE, 0, None)
-            return f"{self.run.uni.label(c)} effect {k} {field[field.index('_') + 1:]}"
-        return field.replace("_", " ")
-
-    def render(self, field, value):
-        if field.endswith("window"):
-            return vocab.WINDOW_TITLES.get(vocab.WINDOWS[value], value) if 0 <= value < len(vocab.WINDOWS) else "(not said)"
-        if field.endswith("loc"):
-            return vocab.LOCATIONS[value].replace("_", " ")
-        if field in ("prio", "player") or field.endswith("player"):
-            return vocab.PLAYERS[value] if value in (0, 1) else "(none)"
-        if field in ("attacker", "target", "card", "other") or field.endswith("target"):
-            return self.run.uni.label(value)
-        if field == "eff" or field.endswith("_eff"):
-            if 0 <= value < len(self.run.uni.effects):
-                c, k, _ = self.run.uni.effects[value]
-                return f"{self.run.uni.label(c)} effect {k}"
-        if field == "calc":
-            return ("pending", "done", "skipped")[value]
-        return str(value)
+        return wording.describe(self.run, str(term.arg(0))[4:], py_value(term.arg(1)))

@@ -7,17 +7,11 @@ from dataclasses import dataclass
 
 import z3
 from ygo_timing.cards import catalogue
+from ygo_timing.checking import wording
 from ygo_timing.inputs import jsonloc
 from ygo_timing.inputs.play import Play, PlayError
 from ygo_timing.model import vocab
 from ygo_timing.model.state import NONE
-
-TIMING_WORDS = {
-    "start_step": "at the start of the Battle Phase", "attack_declared": "when an attack is declared",
-    "ds_start": "at the start of the Damage Step", "before_calc": "before damage calculation",
-    "during_calc": "during damage calculation", "after_calc": "after damage calculation",
-    "ds_end": "at the end of the Damage Step", "end_step": "at the end of the Battle Phase",
-}
 
 
 class Universe:
@@ -77,44 +71,15 @@ def static_facts(uni: Universe, play: Play, neffects: int) -> list[Fact]:
            Fact("turn_player", None, vocab.PLAYERS.index(play.turn_player),
                 f"turn player {play.turn_player} (line {play.line_of.get('turn_player', '-')})")]
     for i, (spec, card) in enumerate(zip(uni.specs, uni.cards)):
-        n = spec.label
-        cm = card.calc_modifier or {}
-        out += [Fact(fn, i, value, text) for fn, value, text in (
-            ("controller", vocab.PLAYERS.index(spec.player), f"{n}: controlled by {spec.player} (line {spec.line})"),
-            ("card_kind", vocab.K[card.kind], f"{n}: {card.subtype} {card.type} (catalogue)"),
-            ("level", card.level or 0, f"{n}: Level {card.level} (catalogue)"),
-            ("original_atk", card.atk or 0, f"{n}: original ATK {card.atk} (catalogue)"),
-            ("must_attack", card.must_attack, f"{n}: {'must' if card.must_attack else 'need not'} attack (catalogue)"),
-            ("calc_modifier_amount", cm.get("amount", 0), f"{n}: damage-calculation ATK bonus {cm.get('amount', 0)} (catalogue)"),
-            ("calc_modifier_to_attacker", cm.get("applies_to", "attacker") == "attacker", f"{n}: bonus applies to the {cm.get('applies_to', 'attacker')} (catalogue)"),
-            ("calc_modifier_when", vocab.CALC_MODIFIER_WHEN.index(cm.get("when", "always")), f"{n}: bonus applies {cm.get('when', 'always')} (catalogue)"),
-            ("battle_damage_modifier", vocab.BATTLE_DAMAGE_MODIFIERS.index(card.battle_damage_modifier), f"{n}: battle damage modifier {card.battle_damage_modifier} (catalogue)"),
-            ("archetype", uni.archetype_id.get(card.archetype, 0), f"{n}: archetype {card.archetype or 'none'} (catalogue)"),
-            ("extra_attacks", card.extra_attacks + sum(1 for e in spec.equip if e == "Tyrant Wing"), f"{n}: extra attacks (catalogue / equip, line {spec.line})"),
-            ("attack_restriction_tyrant_wing", "Tyrant Wing" in spec.equip or card.attack_restriction == "tyrant_wing", f"{n}: \"Tyrant Wing\" restriction (line {spec.line})"),
-        )]
+        archetype = uni.archetype_id.get(card.archetype, 0)
+        out += [Fact(fn, i, value, text)
+                for fn, value, text in wording.card_facts(spec.label, spec, card, card.calc_modifier or {}, archetype)]
     for e, (i, k, eff) in enumerate(uni.effects):
         n = uni.specs[i].label + (f" effect {k}" if len(uni.cards[i].effects) > 1 else "")
-        out += [Fact(fn, e, value, text) for fn, value, text in (
-            ("effect_card", i, ""),
-            ("effect_kind", vocab.EK[eff.kind], f"{n}: {eff.kind} effect (catalogue)"),
-            ("from_hand", eff.from_ == "hand", f"{n}: activated from the {eff.from_} (catalogue)"),
-            ("from_graveyard", eff.from_ == "graveyard", f"{n}: activated from the {eff.from_} (catalogue)"),
-            ("mandatory", eff.mandatory, f"{n}: {'mandatory' if eff.mandatory else 'optional'} (catalogue)"),
-            ("atk_def", vocab.AD[eff.atk_def], f"{n}: " + ({"none": "does not change ATK/DEF", "direct": "changes ATK/DEF directly", "indirect": "changes ATK/DEF indirectly", "maybe": "may or may not change ATK/DEF"}[eff.atk_def]) + " (catalogue)"),
-            ("negates", vocab.NG[eff.negates], f"{n}: " + ("negates no activation" if eff.negates == "none" else f"negates the activation of: {eff.negates}") + " (catalogue)"),
-            ("trigger_class", vocab.TC[eff.trigger_class], f"{n}: trigger class {eff.trigger_class} (catalogue)"),
-            ("fusion_summon", eff.fusion_summon, f"{n}: {'is' if eff.fusion_summon else 'is not'} a Fusion Summon effect (catalogue)"),
-            ("condition", vocab.CO[eff.condition], f"{n}: condition {eff.condition} (catalogue)"),
-            ("ruling_allowed", eff.ruling_allowed, f"{n}: {'allowed' if eff.ruling_allowed else 'not allowed'} in the Damage Step by a ruling (catalogue)"),
-            ("no_damage_step", eff.no_damage_step, f"{n}: {'cannot' if eff.no_damage_step else 'does not say it cannot'} be activated during the Damage Step (catalogue)"),
-            ("resolution", vocab.RS[eff.resolution], f"{n}: resolves as {eff.resolution} (catalogue)"),
-            ("amount", eff.amount, f"{n}: amount {eff.amount} (catalogue)"),
-            ("resolution_target", vocab.TARGETS.index(eff.target), f"{n}: applies to {eff.target} (catalogue)"),
-        )]
+        out.append(Fact("effect_card", e, i, ""))
+        out += [Fact(fn, e, value, text) for fn, value, text in wording.effect_facts(n, eff)]
         for t in vocab.TIMINGS:
-            named = t in eff.timings
-            out.append(Fact(f"names_{t}", e, named, f"{n}: {'names' if named else 'names no'} \"{TIMING_WORDS[t]}\" timing (catalogue)"))
+            out.append(Fact(f"names_{t}", e, t in eff.timings, wording.timing_fact(n, t, t in eff.timings)))
     # the relation has room for more effects than the play uses: the spare ones never trigger
     for e in range(len(uni.effects), neffects):
         out += [Fact("effect_kind", e, vocab.EK["continuous"], ""), Fact("effect_card", e, NONE, "")]

@@ -13,6 +13,7 @@ class Verdict:
     ruleset: str
     verdict: str                      # legal | illegal | error | unknown
     first_illegal: dict | None = None  # {index, line, action}
+    reason: str = ""                  # for an illegal play: why, in one sentence (checking/wording.py)
     violations: list = field(default_factory=list)  # [{rule, statement, sources}]
     facts: list = field(default_factory=list)
     message: str | None = None
@@ -26,7 +27,8 @@ class Verdict:
         if self.record is not None:
             d["record"] = self.record
         if self.verdict == "illegal":
-            d.update(first_illegal=self.first_illegal, violations=self.violations, facts=self.facts)
+            d.update(first_illegal=self.first_illegal, reason=self.reason, violations=self.violations,
+                     facts=self.facts)
         if self.message:
             d["message"] = self.message
         if self.expect:

@@ -23,7 +23,7 @@ from ygo_timing.inputs.files import builtin_examples, play_files
 from ygo_timing.inputs.play import PlayError
 from ygo_timing.model import rulesets
 from ygo_timing.model.rulebook import rule_catalogue, rules_markdown
-from ygo_timing.output import ci_formats, html_report, report, timeline
+from ygo_timing.output import ci_formats, html_report, report, rule_detail, timeline
 from ygo_timing.output import trace as trace_text
 from ygo_timing.progress import Progress
 
@@ -137,7 +137,7 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
         statuses = _check_jsonl(jsonl, opts, jobs, dask)
     else:
         statuses = _check_files(names, opts, jobs, fmt, root or settings.default_root(Path.cwd()), quiet,
-                                stdin_filename)
+                                stdin_filename, trace)
     if verbose:
         click.echo(summary(statuses, time.monotonic() - start), err=True)
     code = ci_formats.run_status(statuses)
@@ -241,14 +241,28 @@ def _jsonl_items(name):
 @main.command(epilog="""\b
 Examples:
   ygo-timing rules --ruleset tcg
+  ygo-timing rules T4
+  ygo-timing rules timing.window --format json
   ygo-timing rules --format markdown > docs/rules.md
 
 \b
-Exit codes: 0 listed, 2 usage error.""")
+Exit codes: 0 listed, 2 usage error or unknown rule.""")
+@click.argument("rule_id", required=False, metavar="[ID]")
 @click.option("--ruleset", type=click.Choice(rulesets.NAMES))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
-def rules(ruleset, fmt):
-    """List the rules: ID, statement, source lines, rule sets."""
+@click.option("--seeds", type=click.Path(file_okay=False, path_type=Path), default=rule_detail.SEEDS,
+              show_default=True, help="Where the source documents are (for `rules ID`'s quotes).")
+def rules(rule_id, ruleset, fmt, seeds):
+    """List the rules: ID, statement, source lines, rule sets. With an ID or machine name
+    (`rules T4`, `rules timing.window`): that rule in full, with the seed lines it cites."""
+    if rule_id:
+        try:
+            d = rule_detail.detail(rule_detail.lookup(rule_id), seeds)
+        except rule_detail.UnknownRule as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(2)
+        click.echo(json.dumps(d, indent=2, ensure_ascii=False) if fmt == "json" else rule_detail.text(d))
+        return
     entries = rule_catalogue(ruleset)
     if fmt == "json":
         click.echo(json.dumps(entries, indent=2, ensure_ascii=False))

@@ -20,9 +20,12 @@ def text(verdicts) -> str:
         if v.verdict == "illegal":
             fi = v.first_illegal
             out.append(f"  first illegal action: #{fi['index']} (line {fi['line']}): {fi['action'].strip()}")
+            if v.reason:
+                out.append(f"  why: {v.reason}")
             out.append("  breaks:")
             for r in v.violations:
-                out.append(f"    {r['rule']} ({'; '.join(r['sources'])}): {r['statement']}")
+                name = f" {r['name']}" if r.get("name") else ""
+                out.append(f"    {r['rule']}{name} ({'; '.join(r['sources'])}): {r['statement']}")
             out.append("  because:")
             for f in v.facts:
                 out.append(f"    - {f}")

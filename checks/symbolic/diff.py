@@ -17,6 +17,7 @@ from pathlib import Path
 from ygo_timing.checking.check import check_play
 from ygo_timing.inputs.play import Play, parse_text, to_text
 from ygo_timing.model import rulesets
+from ygo_timing.model.rulebook import counterparts, hints
 from ygo_timing.model.state import CLAIMS
 from ygo_timing.model.state import A as AK
 from ygo_timing.symbolic.explore import Explorer, Scene, claimed_var
@@ -31,26 +32,6 @@ from ygo_timing.symbolic.scenarios import SCENARIOS
 
 DEFAULT_MAX_LENGTH = 8
 DEFAULT_TIMEOUT_S = 300
-
-# Rules of the two sets that speak to the same matter (rules.md: "tcg uses DS-T1 in its place";
-# section 6 gives each sub-step the OCG part it splits). A difference decided by a set-specific
-# rule that has a counterpart in the other set is a contradiction; one decided by a rule with
-# no counterpart is a coverage gap: the other set is silent and falls back to its default.
-COUNTERPARTS = {
-    "DS-1": ("DS-T1",),
-    "D1-1": ("T1",), "D1-3": ("T1",), "D1-4": ("T1",), "D1-5": ("T1",),
-    "D2-1": ("T2",), "D2-6": ("T2", "T3"),
-    "D3-1": ("T4",), "D3-2": ("T4",), "D3-3": ("T4",), "D3-4": ("T4",), "D3-5": ("T4",),
-    "D4-4": ("T6",), "D4-5": ("T5", "T6"),
-    "D5-1": ("T7",), "D5-2": ("T7",), "D5-6": ("BS-8",),
-}
-
-
-def counterparts(rid: str) -> set:
-    out = set(COUNTERPARTS.get(rid, ()))
-    out |= {o for o, ts in COUNTERPARTS.items() if rid in ts}
-    return out
-
 
 @dataclass
 class Difference:
@@ -113,8 +94,10 @@ class Result:
 
 def classify(a_sets, legal_in, illegal_in, broken, needed, causes):
     """The rules that refuse decide first: a set-specific refusing rule with no counterpart
-    (D3-7, D5-3) means the other set is silent. When only shared rules refuse (GEN-1 for a
-    timing, GEN-4 for a claim), the set-specific rules the verdicts rest on decide."""
+    (D3-7, D5-3) means the other set is silent. When only shared rules refuse (GEN-6 for a
+    timing, GEN-4 for a claim), the set-specific rules the verdicts rest on decide. Counterparts
+    are declared on the rules (`counterparts=`, rules.md: "tcg uses DS-T1 in its place"; section
+    6 gives each sub-step the OCG part it splits)."""
     rules = {n: set(rulesets.load(n).rules) for n in (legal_in, illegal_in)}
     only = {legal_in: rules[legal_in] - rules[illegal_in], illegal_in: rules[illegal_in] - rules[legal_in]}
 
@@ -160,7 +143,8 @@ def explain(scene: Scene, acts, length):
     if claim:
         needed = sorted(set(needed) | decisive(scene, sides, var, plays))
     placed = []
-    if "GEN-1" in broken and last["kind"] == AK["activate"]:
+    # a refused timing: the rules of the illegal set that open a window for the effect
+    if "windows" in hints(broken) and last["kind"] == AK["activate"]:
         mine = set(rulesets.load(illegal_in).rules) - set(rulesets.load(legal_in).rules)
         placed = [r for r in sorted(mine) if scene.placed(illegal_in, r, last["eff"])]
     kind = classify((a, b), legal_in, illegal_in, broken, needed + placed, causes)

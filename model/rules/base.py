@@ -24,7 +24,7 @@ from typing import Callable
 import z3
 
 from .. import vocab
-from ..state import A, NONE, Action, State, Statics
+from ..state import NONE, A, Action, State, Statics
 
 RULES: list["Rule"] = []
 
@@ -39,6 +39,8 @@ class Update:
 
 @dataclass
 class Rule:
+    """One part of a rule: its builder and shape. The first part of an ID (`rule`) carries the
+    metadata; further parts (`part`) share it and must be in the same module."""
     id: str
     statement: str
     sources: tuple[str, ...]
@@ -47,25 +49,56 @@ class Rule:
     absent: Callable | None = None
     expressible: str = "full"     # full | partial
     note: str = ""                # for partial rules: what is left out, and why
-    family: str = ""
+    family: str = ""              # the module that holds it (model/rules/<family>.py)
+    name: str = ""                # short machine name, e.g. "timing.window"
+    priority: int | None = None   # updates: when two updates of one variable apply, the lower wins
+    hint: str = ""                # an explanation's extra line for this rule (checking/explain.py)
+    counterparts: tuple[str, ...] = ()   # the other rule set's rules on the same matter (diff)
+    line: int = 0                 # where the builder is defined
+    summary: str = ""             # a verdict's short form of a long statement (DS-1, DS-T1)
     # which rule sets hold a rule is data: model/rulesets/*.json (rulesets.membership())
 
 
+def _register(r: Rule):
+    if r.shape == "update" and r.priority is None:
+        raise ValueError(f"{r.id}: an update declares its priority")
+    RULES.append(r)
+
+
 def rule(id, statement, sources, shape="restriction", expressible="full", note="", absent=None,
-         family=None):
+         name="", priority=None, hint="", counterparts=(), summary=""):
     """Register the decorated builder as a rule. Which rule sets hold it is data
     (model/rulesets/*.json), not said here."""
     def wrap(fn):
-        RULES.append(Rule(id, statement, tuple(sources), shape, fn, absent, expressible, note,
-                          family or fn.__module__.rsplit(".", 1)[-1]))
+        _register(Rule(id, statement, tuple(sources), shape, fn, absent, expressible, note,
+                       fn.__module__.rsplit(".", 1)[-1], name, priority, hint, tuple(counterparts),
+                       fn.__code__.co_firstlineno, summary))
+        return fn
+    return wrap
+
+
+def part(id, shape="restriction", priority=None):
+    """Register another part (shape) of rule `id`, declared by `rule` earlier in this module."""
+    def wrap(fn):
+        family = fn.__module__.rsplit(".", 1)[-1]
+        first = next((r for r in RULES if r.id == id and r.statement), None)
+        if first is None or first.family != family:
+            raise ValueError(f"{id}: a part must follow the rule's declaration in the same module")
+        _register(Rule(id, "", first.sources, shape, fn, None, first.expressible, "", family,
+                       first.name, priority, "", (), fn.__code__.co_firstlineno))
         return fn
     return wrap
 
 
 def table_rule(id, statement, sources, **kw):
     """A rule whose terms are rows of the rule sets' tables (see tables.py)."""
-    caller = sys._getframe(1).f_globals["__name__"].rsplit(".", 1)[-1]
-    rule(id, statement, sources, shape="table", family=caller, **kw)(lambda ctx: [])
+    frame = sys._getframe(1)
+    fn = lambda ctx: []
+    _register(Rule(id, statement, tuple(sources), "table", fn, None, kw.pop("expressible", "full"),
+                   kw.pop("note", ""), frame.f_globals["__name__"].rsplit(".", 1)[-1], kw.pop("name", ""),
+                   None, "", tuple(kw.pop("counterparts", ())), frame.f_lineno))
+    if kw:
+        raise TypeError(f"{id}: unknown table_rule arguments {sorted(kw)}")
 
 
 @dataclass

@@ -3,8 +3,10 @@ import z3
 
 from .. import vocab
 from ..state import NONE
-from .base import Update, rule, table_rule
+from .base import Update, part, rule, table_rule
 from .chain import is_trigger
+
+PRIORITY = 20   # update priority (lower wins): after the Chain, before damage calculation
 
 MZ = vocab.L["monster_zone"]
 
@@ -40,7 +42,7 @@ def bp2(ctx):
     return z3.Implies(z3.And(ctx.is_("skip_bp"), S.turn != 1), z3.Not(forced))
 
 
-@rule("BP-2", "", ["S0-TCG 3"], shape="permission")
+@part("BP-2", shape="permission")
 def bp2_grant(ctx):
     S, pre = ctx.S, ctx.pre
     attackers = z3.Or([z3.And(pre.loc[i] == MZ, S.ctrl(i) == S.tp, z3.Not(pre.defpos[i]))
@@ -66,7 +68,7 @@ def bp4(ctx):
                   z3.Implies(ctx.is_("activate", "pass", "next"), z3.Not(ctx.win("main1", "main2"))))
 
 
-@rule("BP-4", "", ["S2 5", "S1 4-8"], shape="update")
+@part("BP-4", shape="update", priority=PRIORITY)
 def bp4_enter(ctx):
     return [Update("window", None, ctx.is_("enter_bp"), z3.IntVal(vocab.W["start_step"])),
             Update("window", None, ctx.is_("skip_bp"), z3.IntVal(vocab.W["main2"]))]
@@ -88,7 +90,7 @@ def bp5(ctx):
     return z3.Implies(ctx.is_("attack"), ok)
 
 
-@rule("BP-5", "", ["S1 23", "S1 57"], shape="update")
+@part("BP-5", shape="update", priority=PRIORITY)
 def bp5_count(ctx):
     pre, act = ctx.pre, ctx.act
     ups = []
@@ -100,7 +102,7 @@ def bp5_count(ctx):
     return ups
 
 
-@rule("BP-5", "", ["S1 23", "S1 57"], shape="update")
+@part("BP-5", shape="update", priority=PRIORITY)
 def bp5_stop(ctx):
     # An attack stops when the attacking monster leaves the Monster Zone or is turned face-down
     # before the Damage Step: no Damage Step follows, and the monster has attacked (the count
@@ -126,7 +128,7 @@ def bp7(ctx):
     return z3.Implies(ctx.is_("attack"), z3.Not(ctx.pre.attacking))
 
 
-@rule("BP-7", "", ["S0-TCG 133", "S1 57"], shape="update")
+@part("BP-7", shape="update", priority=PRIORITY)
 def bp7_declare(ctx):
     act = ctx.act
     attack = ctx.is_("attack")
@@ -167,7 +169,7 @@ def st2(ctx):
                       z3.Not(S.names["attack_declared"](ctx.eff)))
 
 
-@rule("ST-2", "", ["S0-TCG 11", "S0-OCG 149"], shape="permission")
+@part("ST-2", shape="permission")
 def st2_grant(ctx):
     return {"end_bp": ctx.win("start_step")}
 
@@ -193,7 +195,7 @@ def bs2(ctx):
     return z3.Not(z3.And(ctx.activating, responds, elsewhere))
 
 
-@rule("BS-2", "", ["S0-TCG 16-17", "S0-OCG 153-155", "S2 19"], shape="update")
+@part("BS-2", shape="update", priority=PRIORITY)
 def bs2_first_chain(ctx):
     from .resolution import applies
     # the first Chain after the declaration has resolved: later Chains are not responses;
@@ -223,7 +225,7 @@ def bs3(ctx):
 
 
 @rule("BS-5", "Once the Damage Step begins the monster is treated as having attacked, and no "
-      "replay can occur.", ["S2 37"], shape="update")
+      "replay can occur.", ["S2 37"], shape="update", priority=PRIORITY)
 def bs5(ctx):
     in_ds = ctx.ds()
     return [Update("replay", None, in_ds, z3.BoolVal(False)),
@@ -232,7 +234,7 @@ def bs5(ctx):
 
 @rule("BS-4", "A change in the number of monsters during a Chain's resolution triggers the "
       "replay only after the whole Chain has resolved; if the attacker is gone by then there is "
-      "no replay.", ["S2 27"], shape="update")
+      "no replay.", ["S2 27"], shape="update", priority=PRIORITY)
 def bs4(ctx):
     pre = ctx.pre
     changed = z3.And(pre.attacking, target_side_changed(ctx))
@@ -247,7 +249,7 @@ def bs4(ctx):
             Update("attacking", None, z3.And(at_end, z3.Not(attacker_here)), z3.BoolVal(False))]
 
 
-@rule("BS-3", "", ["S0-TCG 18", "S0-OCG 157-158", "S1 25-27", "S2 25"], shape="update")
+@part("BS-3", shape="update", priority=PRIORITY)
 def bs3_replay(ctx):
     pre, act = ctx.pre, ctx.act
     changed = z3.And(pre.attacking, target_side_changed(ctx))
@@ -262,7 +264,7 @@ def bs3_replay(ctx):
 
 @rule("BS-6", "An effect that says a monster \"cannot declare an attack\", applied after the "
       "declaration, does not stop that attack; one that says it \"cannot attack\" stops the "
-      "attack when applied.", ["S2 21"], shape="update")
+      "attack when applied.", ["S2 21"], shape="update", priority=PRIORITY)
 def bs6(ctx):
     from .resolution import applies
     pre = ctx.pre
@@ -284,7 +286,7 @@ def bs7(ctx):
 
 @rule("BS-8", "After the Damage Step the game returns to the Battle Step: another attack may be "
       "declared, or the turn player proceeds to the End Step.",
-      ["S0-TCG 133", "S2 91", "S3 75"], shape="update")
+      ["S0-TCG 133", "S2 91", "S3 75"], shape="update", priority=PRIORITY)
 def bs8(ctx):
     back = z3.And(ctx.ds(), ctx.win("battle_step", state=ctx.post))
     return [Update("attacking", None, back, z3.BoolVal(False)),
@@ -299,12 +301,12 @@ def es1(ctx):
     return z3.Implies(ctx.is_("end_bp"), z3.And(ctx.grant("end_bp"), z3.Not(pre.attacking)))
 
 
-@rule("ES-1", "", ["S0-OCG 220", "S0-TCG 137"], shape="permission")
+@part("ES-1", shape="permission")
 def es1_grant(ctx):
     return {"end_bp": ctx.win("battle_step")}
 
 
-@rule("ES-1", "", ["S0-OCG 220", "S0-TCG 137"], shape="update")
+@part("ES-1", shape="update", priority=PRIORITY)
 def es1_enter(ctx):
     from .resolution import applies
     pre = ctx.pre

@@ -4,9 +4,11 @@ import z3
 
 from .. import vocab
 from ..state import CALC_DONE, CALC_PENDING, CALC_SKIPPED, NONE
-from .base import Update, rule
+from .base import Update, part, rule
 from .battle import chain_end
 from .chain import closing
+
+PRIORITY = 30   # update priority (lower wins): before the resolutions: AB-1 keeps a destroyed monster's ATK/DEF (resolution.py)
 
 MZ, GY = vocab.L["monster_zone"], vocab.L["graveyard"]
 BDM = {name: i for i, name in enumerate(vocab.BATTLE_DAMAGE_MODIFIERS)}
@@ -45,12 +47,12 @@ def outcome(ctx):
             parts.append(z3.If(z3.And(live, when), S.calc_amount(j), 0))
         return z3.Sum(parts) if parts else z3.IntVal(0)
 
-    at_calc = z3.Or(ctx.lit("D3-4"), ctx.lit("T4"))
+    at_calc = ctx.grant("bonuses_at_calc")   # D3-4, T4
     A = a_atk + z3.If(at_calc, bonus(True), 0)
     T = z3.If(defending, sel(post.def_, t, z3.IntVal(0)), t_atk + z3.If(at_calc, bonus(False), 0))
     gone = z3.Or(z3.Not(ctx.monster_in_zone(a, post)), z3.And(z3.Not(direct), z3.Not(ctx.monster_in_zone(t, post))))
     # D2-7 (OCG) and T4 (TCG): a battling monster gone by an effect stops the calculation
-    skipped = z3.Or(pre.calc == CALC_SKIPPED, z3.And(z3.Or(ctx.lit("D2-7"), ctx.lit("T4")), gone))
+    skipped = z3.Or(pre.calc == CALC_SKIPPED, z3.And(ctx.grant("calc_stops_when_gone"), gone))
     # DC-4: a skipped calculation destroys nobody and deals no damage
     live = z3.Or(z3.Not(ctx.lit("DC-4")), z3.Not(skipped))
     fight = z3.And(live, z3.Not(direct))
@@ -126,7 +128,7 @@ def calc_updates(ctx):
         kills = z3.Or(z3.And(pre.attacker == i, t_dies), z3.And(pre.target == i, a_dies))
         fought = z3.And(z3.Not(skipped), z3.Or(pre.attacker == i, pre.target == i))
         # D4-1 (OCG) / T7 (TCG): they stay on the field until the end of the Damage Step
-        leaves = z3.And(dies, z3.Not(z3.Or(ctx.lit("D4-1"), ctx.lit("T7"))))
+        leaves = z3.And(dies, z3.Not(ctx.grant("destroyed_stay_until_ds_end")))
         ups += [Update("loc", i, z3.And(now, leaves), z3.IntVal(GY)),
                 Update("dbb", i, now, dies),
                 Update("destroyer", i, now, z3.Or(pre.destroyer[i], kills)),
@@ -137,34 +139,34 @@ def calc_updates(ctx):
 
 @rule("DC-1", "Target in Attack Position: the higher ATK destroys the lower and its controller "
       "takes the difference; equal ATK destroys both with no damage, unless both are 0: then neither.",
-      ["S1 32-43"], shape="update")
+      ["S1 32-43"], shape="update", priority=PRIORITY)
 def dc1(ctx):
     return calc_updates(ctx)
 
 
 @rule("DC-2", "Target in Defense Position: ATK above DEF destroys it with no damage; equal: "
       "nothing happens; lower: nothing is destroyed and the attacker's controller takes DEF - ATK.",
-      ["S1 44-54"], shape="update")
+      ["S1 44-54"], shape="update", priority=PRIORITY)
 def dc2(ctx):
     return []
 
 
 @rule("DC-3", "Direct attack: the opponent takes damage equal to the attacker's ATK.",
-      ["S1 55-56"], shape="update")
+      ["S1 55-56"], shape="update", priority=PRIORITY)
 def dc3(ctx):
     return []
 
 
 @rule("DC-4", "If damage calculation was skipped or stopped (the attack target or the attacker "
       "left the field, or an effect skipped it) no battle damage is dealt and nobody is destroyed "
-      "by battle.", ["S3 40", "S0-TCG 59", "S0-TCG 78"], shape="update")
+      "by battle.", ["S3 40", "S0-TCG 59", "S0-TCG 78"], shape="update", priority=PRIORITY)
 def dc4(ctx):
     return []
 
 
 @rule("BD-1", "Battle damage modifiers apply in this order: double battle damage; both players "
       "take it; redirections; gain LP instead (stop there); doubled/halved; becomes a fixed "
-      "value.", ["S2 63-75"], shape="update", expressible="partial",
+      "value.", ["S2 63-75"], shape="update", priority=PRIORITY, expressible="partial",
       note="Only the modifiers of the two battling monsters are applied (the catalogue's "
            "`battle_damage_modifier`); modifiers from other cards are not modelled. Where a rule "
            "set lacks BD-1 the tool applies the attacker's modifier, then the target's.")
@@ -189,7 +191,7 @@ def ab1(ctx):
     return z3.Implies(ctx.activating, z3.And(target_ok, quick_ok))
 
 
-@rule("AB-1", "", ["S3 49-60"], shape="update")
+@part("AB-1", shape="update", priority=PRIORITY)
 def ab1_frozen(ctx):
     pre = ctx.pre
     # listed before the resolution updates, so it wins: their ATK/DEF and position stay

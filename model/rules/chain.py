@@ -3,7 +3,9 @@ import z3
 
 from .. import vocab
 from ..state import NONE
-from .base import Update, rule
+from .base import Update, part, rule
+
+PRIORITY = 10   # update priority (lower wins): the Chain's own bookkeeping first
 
 SPEED_OF_KIND = {  # CH-4, S1 67-77: effect kind (and card kind) -> Spell Speed
     "ignition": 1, "trigger": 1, "flip": 1, "quick": 2,
@@ -46,7 +48,7 @@ def ch1(ctx):
     return z3.Implies(ctx.activating, z3.And(said_link_ok, negator_needs_link))
 
 
-@rule("CH-1", "", ["S1 60-61"], shape="update")
+@part("CH-1", shape="update", priority=PRIORITY)
 def ch1_push(ctx):
     pre, act = ctx.pre, ctx.act
     ups = [Update("chain_len", None, ctx.activating, pre.chain_len + 1),
@@ -89,7 +91,7 @@ def ch2(ctx):
                   z3.Implies(ctx.is_("activate", "pass"), z3.Not(pre.resolving)))
 
 
-@rule("CH-2", "", ["S1 64"], shape="update")
+@part("CH-2", shape="update", priority=PRIORITY)
 def ch2_pop(ctx):
     pre = ctx.pre
     resolving = ctx.is_("resolve_link")
@@ -108,16 +110,16 @@ def ch3(ctx):
 
 
 @rule("PR-2", "Declaring an attack does not pass priority: after the declaration the turn "
-      "player may activate first.", ["S2 17-19"], shape="update")
+      "player may activate first.", ["S2 17-19"], shape="update", priority=PRIORITY - 1)
 def pr2(ctx):
     return [Update("prio", None, ctx.is_("attack"), ctx.S.tp),
             Update("passes", None, ctx.is_("attack"), z3.IntVal(0))]
 
 
-@rule("CH-3", "", ["S1 62-63"], shape="update")
+@part("CH-3", shape="update", priority=PRIORITY)
 def ch3_turn(ctx):
     # after a player acts the other gets the chance to respond (PR-2 overrides it for an
-    # attack declaration, and is registered first so that it wins)
+    # attack declaration: its priority number is lower, so it wins)
     acts = ctx.is_("activate", "attack")
     return [Update("prio", None, acts, ctx.opp(ctx.act.player)),
             Update("passes", None, acts, z3.IntVal(0))]
@@ -131,7 +133,7 @@ def ch4(ctx):
     return z3.Implies(ctx.activating, ctx.S.speed(ctx.eff) > 0)
 
 
-@rule("CH-4", "", ["S1 67-77"], shape="definition")
+@part("CH-4", shape="definition")
 def ch4_speeds(ctx):
     # a definition, not a restriction: other rules (CH-5, ST-1, DS-T1...) read the Spell Speed
     S = ctx.S
@@ -149,10 +151,9 @@ def ch5(ctx):
     return z3.Implies(z3.And(ctx.activating, pre.chain_len > 0), ok)
 
 
-@rule("CH-6", "Effects that trigger at the same time go on one Chain (a Spell Speed 1 trigger "
-      "may be added to a Chain of triggers), in this order: the turn player's mandatory ones, the "
-      "opponent's mandatory ones, the turn player's optional ones, the opponent's optional ones; "
-      "in the Start Step and End Step triggered effects each start their own Chain.",
+@rule("CH-6", "Simultaneous triggers go on one Chain (a Spell Speed 1 trigger may join a Chain of "
+      "triggers) in order: turn player's mandatory, opponent's mandatory, turn player's optional, "
+      "opponent's optional; in the Start and End Step each starts its own Chain.",
       ["S2 7-9", "S0-OCG 222"], shape="permission")
 def ch6_grant(ctx):
     pre = ctx.pre
@@ -163,7 +164,7 @@ def ch6_grant(ctx):
     return {"chain_speed1": simultaneous}
 
 
-@rule("CH-6", "", ["S2 7-9", "S0-OCG 222"])
+@part("CH-6")
 def ch6_own_chains(ctx):
     return z3.Implies(z3.And(ctx.activating, is_trigger(ctx, ctx.eff), ctx.win("start_step", "end_step")),
                       ctx.pre.chain_len == 0)
@@ -179,7 +180,7 @@ def segoc_rank(ctx, eff):
     return z3.If(S.mandatory(eff), z3.If(tp, 0, 1), z3.If(tp, 2, 3))
 
 
-@rule("CH-6", "", ["S2 7-9", "S0-OCG 222"])
+@part("CH-6")
 def ch6_order(ctx):
     # a trigger added to a Chain of simultaneous triggers comes no earlier in the order than the
     # links below it; a player may still decline an optional trigger altogether
@@ -192,7 +193,7 @@ def ch6_order(ctx):
     return z3.Implies(adding, z3.And(below))
 
 
-@rule("CH-6", "", ["S2 7-9", "S0-OCG 222"], shape="update")
+@part("CH-6", shape="update", priority=PRIORITY)
 def ch6_one_chain(ctx):
     # when a Chain starts to resolve, triggers of this moment that were not put on it have
     # missed it (they go on one Chain); the Start and End Step are the exception
@@ -211,7 +212,7 @@ def pr1(ctx):
                       act.player == pre.prio)
 
 
-@rule("PR-1", "", ["S0-TCG 10", "S0-OCG 147", "S0-OCG 153", "S2 15"], shape="update")
+@part("PR-1", shape="update", priority=PRIORITY)
 def pr1_reset(ctx):
     pre, post, S = ctx.pre, ctx.post, ctx.S
     entering = post.window != pre.window
@@ -237,7 +238,7 @@ def closing(ctx):
     return z3.Or(ctx.is_("next"), second_pass)
 
 
-@rule("PR-3", "", ["S0-OCG 149", "S0-OCG 157", "S0-OCG 223", "S3 39"], shape="update")
+@part("PR-3", shape="update", priority=PRIORITY)
 def pr3_passes(ctx):
     pre, act = ctx.pre, ctx.act
     passing = ctx.is_("pass")

@@ -34,7 +34,10 @@ DS_TIMINGS = ("ds_start", "before_calc", "during_calc", "after_calc", "ds_end")
       "Quick Effects that directly change ATK/DEF, only until damage calculation; (e) optional "
       "Trigger Effects for moving location, being flipped face-up or changing battle position, "
       "except Fusion Summon effects; (f) effects that name a Damage Step timing; (g) cards a "
-      "ruling allows.", ["S3 76-92", "S2 31-35"])
+      "ruling allows.", ["S3 76-92", "S2 31-35"],
+      summary="During the Damage Step only what the list (a)-(g) names can be activated: Counter "
+              "Traps, mandatory effects, negating Quick Effects, direct ATK/DEF changers until damage "
+              "calculation, some optional Triggers, Damage Step timings, cards a ruling allows.", counterparts=["DS-T1"])
 def ds1(ctx):
     S, e = ctx.S, ctx.eff
     clauses = [
@@ -86,7 +89,10 @@ def ds5(ctx):
       "Speed 2 effects that change ATK/DEF; (3) Trigger Effects, unless they say otherwise; (4) "
       "Quick Effects of monsters that negate an activation; and the named cards \"Attack and "
       "Receive\", \"Chthonian Blast\", \"Desrook Archfiend\", \"Michizure\", \"Null and Void\", "
-      "\"Numinous Healer\".", ["S0-TCG 26-33"])
+      "\"Numinous Healer\".", ["S0-TCG 26-33"],
+      summary="During the Damage Step only what the list (1)-(4) names can be activated: Counter "
+              "Traps, Spell Speed 2 ATK/DEF changers, Trigger Effects unless they say otherwise, "
+              "negating Quick Effects of monsters, and six named cards.")
 def ds_t1(ctx):
     S, e = ctx.S, ctx.eff
     # (3) S0-TCG 29 "effects with an activation timing": triggered effects, and cards whose

@@ -6,35 +6,46 @@ where the target is flipped, which part follows); what is not tabular is here.
 import z3
 
 from .. import vocab
-from .base import Update, rule, table_rule
+from .activation import event_trigger
+from .base import Update, part, rule, table_rule
 from .battle import chain_end
-from .tables import event_trigger
+
+PRIORITY = 40   # update priority (lower wins): before the resolutions: D2-5 flips the target back (resolution.py)
 
 
-table_rule("D1-1", "At the start of the Damage Step a face-down attack target stays face-down; its "
-           "effects do not activate yet.", ["S0-OCG 164", "S3 18"])
+@rule("D1-1", "At the start of the Damage Step a face-down attack target stays face-down; its "
+      "effects do not activate yet.", ["S0-OCG 164", "S3 18"], shape="permission", counterparts=["T1"])
+def d1_1(ctx):
+    # read by the flip row of the rule set's tables (tables.py): no flip on entering the Damage Step
+    return {"face_down_at_ds_start": z3.BoolVal(True)}
 table_rule("D1-2", "Effects that apply \"only during the Damage Step\" (\"Steamroid\") apply.",
            ["S3 12"], expressible="partial",
            note="Continuous ATK/DEF changes limited to the Damage Step are not in the catalogue's "
                 "vocabulary; the rule is documented, not enforced.")
 table_rule("D1-3", "Effects that activate \"at the start of the Damage Step\" may be activated; "
-           "mandatory ones must activate.", ["S0-OCG 166-167", "S3 14", "S2 45"])
+           "mandatory ones must activate.", ["S0-OCG 166-167", "S3 14", "S2 45"], counterparts=["T1"])
 table_rule("D1-4", "Direct ATK/DEF changers may be activated at the start of the Damage Step; "
-           "multiple Chains are allowed.", ["S0-OCG 168-169", "S3 17"])
+           "multiple Chains are allowed.", ["S0-OCG 168-169", "S3 17"], counterparts=["T1"])
 
 
 @rule("D1-5", "A face-down target destroyed at the start of the Damage Step is never flipped, so "
       "its Flip Effect cannot activate; the attacker still counts as having attacked.",
-      ["S3 18", "S2 43"])
+      ["S3 18", "S2 43"], counterparts=["T1"])
 def d1_5(ctx):
     S = ctx.S
     never_flipped = z3.Not(ctx.sel(ctx.pre.flipped, S.inst(ctx.eff), z3.BoolVal(False)))
     return z3.Implies(z3.And(ctx.activating, ctx.ekind_is(ctx.eff, "flip"), ctx.ds()), z3.Not(never_flipped))
 
 
+@part("D1-5", shape="permission")
+def d1_5_not_flipped(ctx):
+    # read by the flip row of the rule set's tables (tables.py)
+    return {"destroyed_target_not_flipped": z3.BoolVal(True)}
+
+
 table_rule("D2-1", "Before damage calculation the face-down attack target is flipped face-up; its "
            "Flip Effect waits until after damage calculation (S3 21: even if it left the field; "
-           "S2 81: not if it left the field -- a source conflict).", ["S0-OCG 173", "S3 20-21", "S2 49"])
+           "S2 81: not if it left the field -- a source conflict).", ["S0-OCG 173", "S3 20-21", "S2 49"], counterparts=["T2"])
 table_rule("D2-2", "The flipped monster's Continuous Effects apply at once, and Continuous Effects "
            "apply to it.", ["S0-OCG 174-175", "S3 22"], expressible="partial",
            note="Continuous Effects (\"Jinzo\", \"Gaap the Divine Soldier\") are not modelled beyond "
@@ -48,7 +59,7 @@ table_rule("D2-4", "Self-destroying Continuous Effects (\"Giant Kozaky\") wait u
 
 
 @rule("D2-5", "If the attack target is changed to face-down Defense Position before damage "
-      "calculation, it is flipped face-up again at once.", ["S3 33"], shape="update")
+      "calculation, it is flipped face-up again at once.", ["S3 33"], shape="update", priority=PRIORITY)
 def d2_5(ctx):
     from .resolution import applies
     pre = ctx.pre
@@ -60,14 +71,18 @@ def d2_5(ctx):
 
 table_rule("D2-6", "\"Before damage calculation\" effects may be activated and mandatory ones must "
            "activate; direct ATK/DEF changers may be activated; multiple Chains are allowed.",
-           ["S0-OCG 177-180", "S3 35-38", "S2 51"])
-table_rule("D2-7", "If the attack target left the Monster Zone by an effect during the Damage Step, "
-           "damage calculation is not performed; the rest of the Damage Step goes on.", ["S3 40"])
+           ["S0-OCG 177-180", "S3 35-38", "S2 51"], counterparts=["T2", "T3"])
+@rule("D2-7", "If the attack target left the Monster Zone by an effect during the Damage Step, "
+      "damage calculation is not performed; the rest of the Damage Step goes on.", ["S3 40"],
+      shape="permission")
+def d2_7(ctx):
+    # read by damage calculation (calc.py)
+    return {"calc_stops_when_gone": z3.BoolVal(True)}
 
 
 @rule("D3-1", "During damage calculation only effects that can be activated \"during damage "
       "calculation\", and effects that negate them, may be activated.",
-      ["S0-OCG 184-186", "S3 41-48", "S2 53-57"])
+      ["S0-OCG 184-186", "S3 41-48", "S2 53-57"], counterparts=["T4"])
 def d3_1(ctx):
     S = ctx.S
     names_calc = S.names["during_calc"]
@@ -79,7 +94,7 @@ def d3_1(ctx):
 
 @rule("D3-2", "ATK/DEF changers cannot be activated during damage calculation unless they say so; "
       "from then to the end of the Damage Step no (optional) ATK/DEF changer can be activated.",
-      ["S0-OCG 187", "S3 42", "S3 82"])
+      ["S0-OCG 187", "S3 42", "S3 82"], counterparts=["T4"])
 def d3_2(ctx):
     # "in general" (S3 42): mandatory effects stay admitted (S3 80, S0-OCG 202-203)
     S = ctx.S
@@ -90,24 +105,28 @@ def d3_2(ctx):
 
 
 @rule("D3-3", "During damage calculation only one Chain is allowed; after it resolves, damage "
-      "calculation is performed and no new Chain can be started.", ["S0-OCG 188", "S2 57"])
+      "calculation is performed and no new Chain can be started.", ["S0-OCG 188", "S2 57"], counterparts=["T4"])
 def d3_3(ctx):
     pre = ctx.pre
     return z3.Implies(z3.And(ctx.activating, ctx.win("ds_during_calc"), pre.chain_len == 0),
                       pre.chains == 0)
 
 
-@rule("D3-3", "", ["S0-OCG 188", "S2 57"], shape="update")
+@part("D3-3", shape="update", priority=PRIORITY)
 def d3_3_calc(ctx):
     return [Update("window", None, z3.And(chain_end(ctx), ctx.win("ds_during_calc")),
                    z3.IntVal(vocab.W["ds_after_calc"]))]
 
 
-table_rule("D3-4", "Effects that apply only during damage calculation (\"Skyscraper\") apply after "
-           "that Chain, at damage calculation.", ["S0-OCG 190-192", "S3 43-46"])
+@rule("D3-4", "Effects that apply only during damage calculation (\"Skyscraper\") apply after "
+      "that Chain, at damage calculation.", ["S0-OCG 190-192", "S3 43-46"], shape="permission",
+      counterparts=["T4"])
+def d3_4(ctx):
+    # read by damage calculation (calc.py)
+    return {"bonuses_at_calc": z3.BoolVal(True)}
 table_rule("D3-5", "Damage calculation compares ATK/DEF, decides which monster is destroyed by "
            "battle and inflicts battle damage; a monster destroyed by battle is not yet sent to the "
-           "Graveyard.", ["S3 47-48", "S0-OCG 190"])
+           "Graveyard.", ["S3 47-48", "S0-OCG 190"], counterparts=["T4"])
 
 
 table_rule("D3-6", "After damage calculation no recalculation happens even if a monster leaves the "
@@ -127,8 +146,11 @@ def d3_7(ctx):
     return z3.Implies(ctx.is_("replace"), z3.And(ok, ctx.grant("replace")))
 
 
-table_rule("D4-1", "Monsters destroyed by battle stay on the field until the end of the Damage Step.",
-           ["S3 49-50", "S0-OCG 205"])
+@rule("D4-1", "Monsters destroyed by battle stay on the field until the end of the Damage Step.",
+      ["S3 49-50", "S0-OCG 205"], shape="permission")
+def d4_1(ctx):
+    # read by damage calculation (calc.py)
+    return {"destroyed_stay_until_ds_end": z3.BoolVal(True)}
 table_rule("D4-2", "A surviving self-destroying monster is destroyed now if its condition holds.",
            ["S3 61-62", "S0-OCG 195"], expressible="partial",
            note="Self-destruction conditions are not in the catalogue.")
@@ -137,9 +159,9 @@ table_rule("D4-3", "A monster flipped in the Damage Step is sent to the Graveyar
            "restriction.", ["S3 63-65"], expressible="partial",
            note="\"Gozen Match\" and \"only 1\" restrictions are not modelled.")
 table_rule("D4-4", "Flip Effects, and Trigger Effects that activate when flipped face-up, activate "
-           "after damage calculation.", ["S0-OCG 199", "S2 79"])
+           "after damage calculation.", ["S0-OCG 199", "S2 79"], counterparts=["T6"])
 table_rule("D4-5", "\"After damage calculation\" effects, effects that respond to battle damage, "
-           "and mandatory ones activate after damage calculation.", ["S0-OCG 200-203", "S3 66"])
+           "and mandatory ones activate after damage calculation.", ["S0-OCG 200-203", "S3 66"], counterparts=["T5", "T6"])
 table_rule("D4-6", "Effects such as \"Skill Drain\" still affect monsters destroyed by battle, which "
            "are still on the field.", ["S0-OCG 205"], expressible="partial",
            note="Continuous effects on destroyed monsters are not modelled.")
@@ -153,7 +175,7 @@ def d4_7(ctx):
                               pre.passes == 0)}
 
 
-@rule("D4-7", "", ["S2 81"], shape="update")
+@part("D4-7", shape="update", priority=PRIORITY)
 def d4_7_apply(ctx):
     act = ctx.act
     rep = ctx.is_("replace")
@@ -165,8 +187,8 @@ def d4_7_apply(ctx):
 
 
 @rule("D5-1", "At the end of the Damage Step monsters destroyed by battle are sent to the "
-      "Graveyard.", ["S0-OCG 209-211", "S3 70"], shape="update", expressible="partial",
-      note="Other destinations (Pendulum to the Extra Deck, \"Macro Cosmos\") are not modelled.")
+      "Graveyard.", ["S0-OCG 209-211", "S3 70"], shape="update", priority=PRIORITY, expressible="partial",
+      note="Other destinations (Pendulum to the Extra Deck, \"Macro Cosmos\") are not modelled.", counterparts=["T7"])
 def d5_1(ctx):
     return send_destroyed(ctx, "ds_end")
 
@@ -180,7 +202,7 @@ def send_destroyed(ctx, window):
 
 table_rule("D5-2", "\"At the end of the Damage Step\" effects, and effects responding to a monster "
            "being destroyed or leaving the field, may be activated; mandatory ones must activate.",
-           ["S0-OCG 213-216", "S3 71", "S2 87"])
+           ["S0-OCG 213-216", "S3 71", "S2 87"], counterparts=["T7"])
 
 
 @rule("D5-3", "At the end of the Damage Step these effects form one Chain; no new Chain can be "
@@ -188,11 +210,11 @@ table_rule("D5-2", "\"At the end of the Damage Step\" effects, and effects respo
 def d5_3(ctx):
     pre = ctx.pre
     # a trigger whose event (a Special Summon) happened while that Chain resolved is not started
-    # "actively" (主動, S2 87): it is owed a Chain of its own (GEN-1)
+    # "actively" (主動, S2 87): it is owed a Chain of its own (GEN-8)
     passive = event_trigger(ctx, ctx.eff)
     return z3.Implies(z3.And(ctx.activating, ctx.win("ds_end"), pre.chain_len == 0, z3.Not(passive)),
                       pre.chains == 0)
 
 
 table_rule("D5-6", "When nothing more activates or resolves, the Damage Step ends and play returns "
-           "to the Battle Step.", ["S3 75", "S2 91"])
+           "to the Battle Step.", ["S3 75", "S2 91"], counterparts=["BS-8"])

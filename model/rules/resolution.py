@@ -1,4 +1,4 @@
-"""What a Chain Link does when it resolves (CH-2), and where activated cards go.
+"""What a Chain Link does when it resolves (GEN-15), and where activated cards go (GEN-14).
 
 The catalogue describes each effect's result in a small vocabulary
 (vocab.RESOLUTIONS); only results that timing depends on are modelled.
@@ -7,6 +7,10 @@ import z3
 
 from .. import vocab
 from .base import Update, rule
+
+# after the rule sets' own updates that override a result (AB-1, D2-5: calc, ocg), before the
+# triggers that read it (triggers.py)
+PRIORITY = 60
 
 MZ, GY, BAN = vocab.L["monster_zone"], vocab.L["graveyard"], vocab.L["banished"]
 STZ, FZ, HAND = vocab.L["spell_trap_zone"], vocab.L["field_zone"], vocab.L["hand"]
@@ -30,7 +34,10 @@ def stays_on_field(ctx, card):
     return ctx.kind_is_card(card, "spell:continuous", "spell:field", "spell:equip", "trap:continuous")
 
 
-@rule("CH-2", "", ["S1 64"], shape="update")
+@rule("GEN-15", "A resolving Chain Link that is not negated applies its effect as its text says "
+      "(change ATK, destroy, banish, Special Summon, negate, end the attack...) to the card it "
+      "was activated for.", ["S1 64", "card text"], shape="update", name="effect.resolution",
+      priority=PRIORITY)
 def resolve_effects(ctx):
     S, pre = ctx.S, ctx.pre
     t = ctx.top_target()
@@ -64,11 +71,11 @@ def resolve_effects(ctx):
     return ups
 
 
-@rule("GEN-2", "A card or effect is activated by its controller from where it is: a Spell/Trap "
-      "Set on the field (a Quick-Play Spell also from the hand on its controller's turn), a "
-      "monster effect from the place its text says; activated Spells/Traps go to the Graveyard "
-      "after resolving unless they are Continuous, Field or Equip cards.",
-      ["card text (general game mechanics, not in the sources)"], shape="update")
+@rule("GEN-14", "An activated Spell/Trap is placed face-up on the field and goes to the Graveyard "
+      "after it resolves unless it is a Continuous, Field or Equip card; a monster effect "
+      "activated from the hand sends the card to the Graveyard.",
+      ["card text (general game mechanics, not in the sources)"], shape="update", name="card.moves",
+      priority=PRIORITY)
 def card_moves(ctx):
     S, pre, act = ctx.S, ctx.pre, ctx.act
     card, top_card = S.inst(act.eff), S.inst(ctx.top_eff)

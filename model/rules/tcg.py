@@ -2,13 +2,18 @@
 import z3
 
 from .. import vocab
-from .base import Update, rule, table_rule
+from .base import Update, part, rule, table_rule
 from .battle import chain_end
 from .ocg import send_destroyed
 
-table_rule("T1", "Start of the Damage Step: Continuous Effects that apply now apply; Trigger Effects "
-           "that activate now do (never against a face-down monster); ATK/DEF changers may be "
-           "activated.", ["S0-TCG 36-45"])
+PRIORITY = 50   # update priority (lower wins): after the OCG parts, before the resolutions
+
+@rule("T1", "Start of the Damage Step: Continuous Effects that apply now apply; Trigger Effects "
+      "that activate now do (never against a face-down monster); ATK/DEF changers may be "
+      "activated.", ["S0-TCG 36-45"], shape="permission")
+def t1(ctx):
+    # read by the flip row of the rule set's tables (tables.py)
+    return {"face_down_at_ds_start": z3.BoolVal(True), "destroyed_target_not_flipped": z3.BoolVal(True)}
 table_rule("T2", "Flip: the face-down target is flipped face-up; its Flip Effects wait; its "
            "Continuous Effects apply; ATK/DEF changers may be activated.", ["S0-TCG 47-55"])
 table_rule("T3", "Before damage calculation: \"before damage calculation\" effects, "
@@ -16,10 +21,9 @@ table_rule("T3", "Before damage calculation: \"before damage calculation\" effec
            "Chains are allowed.", ["S0-TCG 57-68"])
 
 
-@rule("T4", "At damage calculation only one Chain; only effects activated \"at damage "
-      "calculation\" and effects that negate them can be activated; Continuous \"at damage "
-      "calculation\" effects apply after the Chain; a monster destroyed by an effect now stops "
-      "damage calculation.", ["S0-TCG 70-78"])
+@rule("T4", "At damage calculation only one Chain, of effects activated \"at damage calculation\" and "
+      "effects that negate them; Continuous \"at damage calculation\" effects apply after it; a "
+      "monster destroyed by an effect now stops damage calculation.", ["S0-TCG 70-78"])
 def t4(ctx):
     S, pre = ctx.S, ctx.pre
     here = z3.And(ctx.activating, ctx.win("t4_at_calc"))
@@ -29,10 +33,16 @@ def t4(ctx):
     return z3.Implies(here, z3.And(z3.Or(names_calc(ctx.eff), negates_one), one_chain))
 
 
-@rule("T4", "", ["S0-TCG 70-78"], shape="update")
+@part("T4", shape="update", priority=PRIORITY)
 def t4_calc(ctx):
     return [Update("window", None, z3.And(chain_end(ctx), ctx.win("t4_at_calc")),
                    z3.IntVal(vocab.W["t5_battle_damage"]))]
+
+
+@part("T4", shape="permission")
+def t4_calc_reads(ctx):
+    # read by damage calculation (calc.py)
+    return {"bonuses_at_calc": z3.BoolVal(True), "calc_stops_when_gone": z3.BoolVal(True)}
 
 
 @rule("T4-H", "\"Honest\" can be activated from the start of the Damage Step up to and including "
@@ -54,7 +64,13 @@ table_rule("T6", "Effect resolution: Flip Effects of monsters flipped by the att
 
 
 @rule("T7", "End of the Damage Step: destroyed monsters go to the Graveyard; \"destroyed by "
-      "battle\" effects start a Chain.", ["S0-TCG 118-133"], shape="update", expressible="partial",
+      "battle\" effects start a Chain.", ["S0-TCG 118-133"], shape="update", priority=PRIORITY, expressible="partial",
       note="\"Macro Cosmos\" banishing and counters (\"B.E.S.\", \"Spacegate\") are not modelled.")
 def t7(ctx):
     return send_destroyed(ctx, "t7_end")
+
+
+@part("T7", shape="permission")
+def t7_stay(ctx):
+    # read by damage calculation (calc.py)
+    return {"destroyed_stay_until_ds_end": z3.BoolVal(True)}

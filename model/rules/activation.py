@@ -1,0 +1,148 @@
+"""When a card or effect may be activated at all, before any window's own list (GEN-5, GEN-6,
+GEN-10 to GEN-13): mechanics the sources take for granted. docs/interpretations.md says why each
+is needed; GEN-1 and GEN-2 were split into these and the trigger rules (triggers.py)."""
+import z3
+
+from .. import vocab
+from ..state import NONE
+from .base import rule
+from .chain import is_trigger
+
+MZ, STZ, FZ, HAND, GY, BAN = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "field_zone", "hand",
+                                                   "graveyard", "banished"))
+
+
+def condition_holds(ctx, eff, st):
+    """The effect's own activation condition (vocab.CONDITIONS) in state `st` (GEN-5)."""
+    S = ctx.S
+    c = S.inst(eff)
+    p = S.ctrl(c)
+    tgt = st.target
+    sel = ctx.sel
+    battling = z3.And(st.attacking, z3.Or(c == st.attacker, c == tgt))
+    target_up = z3.And(tgt != NONE, sel(st.faceup, tgt))
+    cases = {
+        "none": z3.BoolVal(True),
+        "battling": battling,
+        "own_monster_battling": z3.And(st.attacking, z3.Or(S.ctrl(st.attacker) == p,
+                                                           z3.And(tgt != NONE, S.ctrl(tgt) == p))),
+        "opponent_attacks": z3.And(st.attacking, S.ctrl(st.attacker) != p),
+        "attacked": z3.And(st.attacking, tgt == c),
+        "attacked_face_down": z3.And(st.attacking, tgt == c, st.target_was_face_down),
+        "flipped_by_attack": sel(st.flipped, c),
+        # in a battle: this battle's result; after it (End Step): anything this turn
+        "destroyed_by_battle": z3.If(st.attacking, sel(st.dbb, c), sel(st.lost, c)),
+        "destroys_by_battle": z3.And(sel(st.destroyer, c), sel(st.loc, c) == MZ,  # S2 89: still there
+                                     z3.Or(z3.Not(st.attacking), c == st.attacker, c == tgt)),
+        "battled": sel(st.battled, c),
+        "summoned": z3.BoolVal(True),   # the event is the pending flag (GEN-8), not a state
+        "monster_destroyed_by_battle": z3.Or(st.dbb) if ctx.ncards else z3.BoolVal(False),
+        "battle_damage_dealt": z3.And(z3.Or(c == st.attacker, c == tgt), ctx.sel(st.bd, 1 - p) > 0),
+        "battle_damage_dealt_direct": z3.And(tgt == NONE, S.ctrl(st.attacker) == p, ctx.sel(st.bd, 1 - p) > 0),
+        "battle_damage_taken": ctx.sel(st.bd, p) > 0,
+        "attacks_face_up_defense": z3.And(st.attacker == c, target_up, sel(st.defpos, tgt)),
+        "attacks_face_up_level_3_or_lower": z3.And(st.attacker == c, target_up, S.level(tgt) <= 3),
+        "attacks_face_up": z3.And(st.attacker == c, target_up),
+        "opponent_monster_count_changed": st.count_changed,
+        "controls_same_archetype": z3.Or([z3.And(c != j, st.loc[j] == MZ, st.faceup[j], S.ctrl(j) == p,
+                                                 S.archetype(j) == S.archetype(c), S.archetype(c) != 0)
+                                          for j in ctx.cards]) if ctx.ncards else z3.BoolVal(False),
+    }
+    out = z3.BoolVal(False)
+    for name, term in cases.items():
+        out = z3.If(S.cond(eff) == vocab.CO[name], term, out)
+    return out
+
+
+@rule("GEN-5", "An effect is activated only when the condition its text states holds (an attack "
+      "declared on it, a monster destroyed by battle, battle damage dealt, ...).",
+      ["S0-TCG 16-17", "S0-OCG 200-203", "S0-TCG 118-133"], name="effect.condition")
+def gen5(ctx):
+    return z3.Implies(ctx.activating, condition_holds(ctx, ctx.eff, ctx.pre))
+
+
+def event_trigger(ctx, eff):
+    """A Trigger Effect whose event happens while a Chain Link resolves (`summoned`): it becomes
+    pending then (GEN-8), never because a window opens."""
+    return z3.And(is_trigger(ctx, eff), ctx.S.cond(eff) == vocab.CO["summoned"])
+
+
+def timed(ctx, eff):
+    """Effects whose timing is fixed: triggered effects, and effects that name a timing."""
+    return z3.Or(is_trigger(ctx, eff), z3.Or([ctx.S.names[t](eff) for t in vocab.TIMINGS]))
+
+
+@rule("GEN-6", "An effect that names a timing, or is triggered, is activated only in a window "
+      "the rule set opens for it (its `timing_grants`); a trigger on being Special Summoned is "
+      "placed by its event instead (GEN-8).",
+      ["S0-OCG 166-167", "S0-OCG 177-180", "S0-OCG 213-216", "S0-TCG 57-68", "S2 45"],
+      name="timing.window", hint="windows")
+def gen6(ctx):
+    e = ctx.eff
+    # an event trigger's timing is its event: the pending flag, not a window grant, places it
+    return z3.Implies(z3.And(ctx.activating, timed(ctx, e), z3.Not(event_trigger(ctx, e))), ctx.grant("timing"))
+
+
+@rule("GEN-10", "An effect that negates an activation answers only the kind of card or effect "
+      "its text names (\"negate the activation of a Spell Card\").",
+      ["S3 76-92", "S0-OCG 184-186", "card text"], name="negation.kind")
+def gen10(ctx):
+    S, top, e = ctx.S, ctx.top_eff, ctx.eff
+    spell = ctx.kind_is(top, *[k for k in vocab.CARD_KINDS if k.startswith("spell")])
+    trap = ctx.kind_is(top, *[k for k in vocab.CARD_KINDS if k.startswith("trap")])
+    kinds = {"spell": spell, "trap": trap, "monster_effect": z3.Not(z3.Or(spell, trap)),
+             "spell_trap": z3.Or(spell, trap), "any": z3.BoolVal(True)}
+    ok = z3.And([z3.Implies(S.negates(e) == vocab.NG[k], t) for k, t in kinds.items()])
+    return z3.Implies(z3.And(ctx.activating, S.negates(e) != vocab.NG["none"], ctx.pre.chain_len > 0), ok)
+
+
+@rule("GEN-11", "A replacement-for-destruction effect is applied only where the rule set opens a "
+      "window for it (the OCG's D4-7; the TCG sources open none).", ["S2 57", "S2 81"],
+      name="replace.window")
+def gen11(ctx):
+    # without this a rule set with no replacement window (tcg) would accept any `replace`
+    return z3.Implies(ctx.is_("replace"), ctx.grant("replace"))
+
+
+@rule("GEN-12", "Only a card's controller activates it or its effects.", ["S1 62-63"],
+      name="activation.controller")
+def gen12(ctx):
+    return z3.Implies(ctx.activating, ctx.S.ctrl(ctx.S.inst(ctx.eff)) == ctx.act.player)
+
+
+def located(ctx, eff, st):
+    """In state `st` the effect's card is where that effect is activated from (a Spell or Trap Set
+    on the field, a Quick-Play Spell also in its controller's hand on their turn; a monster effect
+    from the place its text says, face-up in the Monster Zone by default) (GEN-13)."""
+    S = ctx.S
+    c = S.inst(eff)
+    loc, up = ctx.sel(st.loc, c, z3.IntVal(0)), ctx.sel(st.faceup, c, z3.BoolVal(False))
+    spell_trap = z3.Not(ctx.kind_is_card(c, *[k for k in vocab.CARD_KINDS if k.startswith("monster")]))
+    set_card = z3.And(loc == STZ, z3.Not(up))
+    spell_from_hand = z3.And(loc == HAND, ctx.kind_is_card(c, *[k for k in vocab.CARD_KINDS if k.startswith("spell")]),
+                             S.ctrl(c) == S.tp)
+    st_ok = z3.Or(set_card, spell_from_hand,
+                  z3.And(z3.Not(ctx.ekind_is(eff, "activation")), up, z3.Or(loc == STZ, loc == FZ)))
+    left_field = z3.Or([S.cond(eff) == vocab.CO[n] for n in ("destroyed_by_battle",)])
+    flip_anywhere = z3.And(z3.BoolVal(not ctx.ruleset.flip_effect_needs_field),
+                           S.cond(eff) == vocab.CO["flipped_by_attack"])
+    monster_ok = z3.If(S.from_hand(eff), loc == HAND,
+                       z3.If(S.from_gy(eff), loc == GY,
+                             z3.Or(z3.And(loc == MZ, up),
+                                   z3.And(left_field, z3.Or(loc == GY, loc == BAN)),
+                                   flip_anywhere)))
+    return z3.If(spell_trap, st_ok, monster_ok)
+
+
+def can_trigger_there(ctx, eff, st):
+    """A card that is not where its effect is activated from does not trigger it (GEN-13; without
+    GEN-13 in the set, anywhere): "The Six Samurai - Zanji" destroyed by battle has no
+    end-of-Damage-Step effect to force. Read by the rule sets' trigger rows (tables.py)."""
+    return z3.Or(z3.Not(ctx.lit("GEN-13")), located(ctx, eff, st))
+
+
+@rule("GEN-13", "A card or effect is activated from where it is: a Spell/Trap Set on the field (a "
+      "Quick-Play Spell also from the hand on its controller's turn), a monster effect from the "
+      "place its text says.", ["S0-TCG 80-82", "S3 21", "S2 87"], name="activation.zone")
+def gen13(ctx):
+    return z3.Implies(ctx.activating, located(ctx, ctx.eff, ctx.pre))

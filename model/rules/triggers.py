@@ -1,0 +1,104 @@
+"""Triggered effects: pending, the event of being Special Summoned, and mandatory ones forced
+(GEN-7 to GEN-9). Mechanics the sources take for granted; docs/interpretations.md says why each
+is needed. Which window makes a trigger pending is the rule sets' data (tables.py)."""
+import z3
+
+from .. import vocab
+from ..state import NONE
+from .activation import event_trigger
+from .base import Update, part, rule
+from .chain import is_trigger
+from .resolution import PRIORITY as RESOLUTION
+from .resolution import applies
+
+MZ = vocab.L["monster_zone"]
+PRIORITY = RESOLUTION + 20   # after the resolutions and the rule-set-specific updates
+
+
+def passes_with(ctx, waiting) -> list:
+    """For each effect, `waiting[e]` and the acting player controls it (their own pass)."""
+    S = ctx.S
+    return [z3.And(t, S.ctrl(S.inst(e)) == ctx.act.player) for e, t in zip(ctx.effects, waiting)]
+
+
+def forced(ctx, waiting, ends, own):
+    """Mandatory triggers `waiting` (one term per effect) must be activated before the moment
+    `ends`; nor may their controller pass with one waiting and no Chain open (after that pass
+    nobody could act: the other player's pass would close the window), and the Chain they start
+    is theirs: nothing but such a trigger (`own`: the effect activated is one) may start it first,
+    or they could not be added to it (CH-6) and the Chain could not resolve."""
+    pre = ctx.pre
+    passing = z3.And(ctx.is_("pass"), pre.chain_len == 0, z3.Or(passes_with(ctx, waiting) or [z3.BoolVal(False)]))
+    first = z3.And(ctx.activating, pre.chain_len == 0, z3.Not(own), z3.Or(waiting))
+    return z3.Not(z3.Or(z3.And(ends, z3.Or(waiting)), passing, first))
+
+
+@rule("GEN-7", "A triggered effect is activated only while its trigger is pending; it stops being "
+      "pending once activated or when the window changes.", ["S1 69-77", "S2 7-9", "S0-OCG 199"],
+      name="trigger.pending", hint="windows")
+def gen7(ctx):
+    e = ctx.eff
+    return z3.Implies(z3.And(ctx.activating, is_trigger(ctx, e)), ctx.sel(ctx.pre.trig, e, z3.BoolVal(False)))
+
+
+@rule("GEN-8", "A Trigger Effect on this card being Special Summoned becomes pending when the "
+      "Chain Link that summons it resolves, and stays pending until the window changes or a Chain "
+      "starts resolving.", ["S0-TCG 118-122", "S2 87"], name="trigger.summoned", shape="update",
+      priority=PRIORITY)
+def gen8_event(ctx):
+    # Before GEN-7's clearing (a lower priority number), so it wins on the step it applies to: a
+    # Chain whose end moves the game on (BS-2, D3-3, T4, ES-1), or a replay's choice (BS-3, which
+    # comes first), carries the event's pending trigger to the next open game state.
+    S, pre = ctx.S, ctx.pre
+    t = ctx.top_target()
+    summons = z3.And(applies(ctx, "special_summon"), t != NONE,
+                     ctx.sel(pre.loc, t, z3.IntVal(0)) != MZ)
+    keeps = ctx.is_("resolve_link", "retarget", "stop_attack")
+    return [Update("trig", e, z3.And(event_trigger(ctx, e),
+                                     z3.Or(z3.And(summons, S.inst(e) == t),
+                                           z3.And(keeps, pre.trig[e]))),
+                   z3.BoolVal(True))
+            for e in ctx.effects]
+
+
+@part("GEN-7", shape="update", priority=PRIORITY + 1)
+def gen7_clear(ctx):
+    pre, post, act = ctx.pre, ctx.post, ctx.act
+    entering = post.window != pre.window
+    return [Update("trig", e, z3.Or(z3.And(ctx.activating, act.eff == e), entering), z3.BoolVal(False))
+            for e in ctx.effects]
+
+
+def waiting_event_triggers(ctx):
+    """Mandatory event triggers that are pending and could still be activated (the card is face-up
+    in the Monster Zone, and is not barred from the Damage Step by its text, DS-3, or by how it
+    changes ATK/DEF, DS-4, DS-5)."""
+    S, pre = ctx.S, ctx.pre
+    out = []
+    for e in ctx.effects:
+        c = S.inst(e)
+        there = z3.And(ctx.sel(pre.loc, c, z3.IntVal(0)) == MZ, ctx.sel(pre.faceup, c, z3.BoolVal(False)))
+        barred = z3.And(ctx.ds(), z3.Or(S.no_ds(e), S.atkdef(e) == vocab.AD["indirect"],
+                                        S.atkdef(e) == vocab.AD["maybe"]))
+        out.append(z3.And(pre.trig[e], S.mandatory(e), event_trigger(ctx, e), there, z3.Not(barred)))
+    return out or [z3.BoolVal(False)]
+
+
+def event_missed(ctx):
+    """The step ends the moment an event trigger belongs to: the window changes, or a Chain starts
+    resolving (in the Start and End Step triggers start Chains of their own, CH-6)."""
+    pre = ctx.pre
+    # a replay's choice (retarget, stop attack) comes first and keeps the trigger (GEN-8)
+    moves_on = ctx.is_("next", "end_bp", "attack", "enter_bp", "skip_bp")
+    second_pass = z3.And(ctx.is_("pass"), pre.passes == 1,
+                         z3.Or(pre.chain_len == 0, z3.Not(ctx.win("start_step", "end_step"))))
+    return z3.Or(moves_on, second_pass)
+
+
+@rule("GEN-9", "A pending mandatory trigger on being Special Summoned must be activated before the "
+      "window changes or a Chain starts resolving: its controller does not pass with it waiting, "
+      "and nothing else starts the Chain.", ["S0-OCG 166-167", "S3 14", "S0-OCG 213-216"],
+      name="trigger.mandatory")
+def gen9(ctx):
+    # as for the windows' triggers (tables.build): the waiting trigger starts the Chain
+    return forced(ctx, waiting_event_triggers(ctx), event_missed(ctx), event_trigger(ctx, ctx.eff))
