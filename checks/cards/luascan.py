@@ -15,6 +15,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ygo_timing.cards import luaconst
+from ygo_timing.errors import InputError
 
 MAX_SCRIPT_BYTES = 256 * 1024
 SETTERS = ("Type", "Code", "Property", "Category", "Range", "Condition")
@@ -40,12 +41,8 @@ ACTIVATION_HELPERS = {
 }
 
 
-class ScriptError(Exception):
+class ScriptError(InputError):
     """A script that cannot be read. str() -> "path:line: message"."""
-
-    def __init__(self, path, line, message):
-        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
-        self.path, self.line, self.message = path, line, message
 
 
 @dataclass

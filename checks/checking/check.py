@@ -14,6 +14,7 @@ from functools import cached_property
 
 import z3
 from ygo_timing.cards import catalogue
+from ygo_timing.errors import internal
 from ygo_timing.inputs import jsonloc
 from ygo_timing.inputs.play import ActionSpec, Play, PlayError
 from ygo_timing.model import compiled, vocab
@@ -564,8 +565,7 @@ def check_play(play: Play, ruleset: str | None = None, cards_files=(), timeout_m
         return Verdict(play.path, ruleset or play.ruleset or "ocg", "unknown",
                        message=f"{play.path}: the solver gave up ({e}); no verdict")
     except Exception as e:  # a bug must not print a traceback, nor pass for "legal"
-        return Verdict(play.path, ruleset or play.ruleset or "ocg", "error",
-                       message=f"{play.path}: internal error, please report: {type(e).__name__}: {e}")
+        return Verdict(play.path, ruleset or play.ruleset or "ocg", "error", message=internal(play.path, e))
 
 
 @dataclass
