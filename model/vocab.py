@@ -168,3 +168,4 @@ MAX_CHAIN = 8          # Chain Links the state can hold
 MAX_CARDS = 24         # card instances in one play
 MAX_ACTIONS = 10_000   # actions in one play
 MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_CATALOGUE_BYTES = 48 * 1024 * 1024   # a card catalogue (an imported pool is much larger than a play)

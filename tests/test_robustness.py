@@ -74,6 +74,7 @@ def _samples():
     from ygo_timing.cli.main import UsageError
     from ygo_timing.errors import InputError
     from ygo_timing.inputs.convert import ConvertError
+    from ygo_timing.inputs.fileio import WriteError
     from ygo_timing.inputs.files import NoPlayFiles
     from ygo_timing.inputs.jsonloc import JsonError
     from ygo_timing.inputs.play import PlayError
@@ -83,7 +84,7 @@ def _samples():
             CatalogueError("c.json", 2, "bad"), PoolError("cards.cdb", None, "bad"),
             ScriptError("c1.lua", 7, "bad"), JsonError("bad", 4, 2, "x.json"), ConvertError("bad"),
             NoPlayFiles("none"), UsageError("usage"), CompileError("x"), Undetermined("x"), Unknown("x"),
-            workers.WorkerLost("died"), DeadlineExceeded(5.0, "building the step relation")]
+            workers.WorkerLost("died"), WriteError("x: cannot write"), DeadlineExceeded(5.0, "building the step relation")]
 
 
 def test_2_every_exception_type_round_trips_through_pickle():
@@ -148,3 +149,235 @@ def test_2_kill_9_on_a_cli_worker_loses_nothing_and_never_hangs(tmp_path):
     want = {1: "legal", 2: "illegal", 0: "legal"}
     assert all(o["verdict"] == want[o["record"] % 3] for o in out if o["verdict"] != "error")
     assert p.returncode == (2 if lost else 1) and "Traceback" not in err
+
+
+# --- 3, 8, 12: output written whole, or not at all, and never through a link --------------------
+
+def test_3_a_writer_killed_mid_write_leaves_the_old_file_or_the_new_one(tmp_path):
+    src = tmp_path / "in.jsonl"
+    src.write_text("\n".join([record()] * 3000) + "\n")   # ~4 MB of output to write
+    out = tmp_path / "out.jsonl"
+    old = "the previous contents\n"
+    for delay in (0.3, 0.6, 0.9, 1.2, 1.6, 2.0):
+        out.write_text(old)
+        p = subprocess.Popen(CLI + ["convert", str(src), "--to", "jsonl", "--out", str(out)])
+        time.sleep(delay)
+        p.send_signal(signal.SIGKILL)
+        p.wait(60)
+        text = out.read_text()
+        assert text == old or (text.endswith("\n") and len(text.splitlines()) == 3000), len(text)
+    new = cli("convert", src, "--to", "jsonl", "--out", out)
+    assert new.returncode == 0 and len(out.read_text().splitlines()) == 3000
+
+
+def test_3_cards_import_out_is_replaced_whole(tmp_path, monkeypatch):
+    import cardpool
+    from ygo_timing.inputs import fileio
+    cdb, sdir = cardpool.build(tmp_path)
+    out = tmp_path / "pool.json"
+    out.write_text('{"cards": []}\n')
+
+    def dies(*a):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(fileio.os, "fsync", dies)   # the disk fills while writing
+    r = run("cards", "import", "--cdb", cdb, "--scripts", sdir, "--out", out)
+    assert r.exit_code == 2 and "No space left on device" in r.output
+    assert out.read_text() == '{"cards": []}\n' and sorted(f.name for f in tmp_path.iterdir()) == [
+        "cards.cdb", "pool.json", "script"]   # no temporary file left behind
+
+
+@pytest.mark.parametrize("where", ["missing-dir/out.json", "a-dir", "/dev/full"])
+def test_8_convert_out_that_cannot_be_written_is_a_clean_error(tmp_path, where):
+    (tmp_path / "a-dir").mkdir()
+    target = where if where.startswith("/") else tmp_path / where
+    r = run("convert", EX / "ex1-legal.play", "--to", "json", "--out", target)
+    assert r.exit_code == 2 and r.output.startswith("error: --out: ") and "Traceback" not in r.output
+    assert r.exception is None or isinstance(r.exception, SystemExit)
+
+
+def test_8_convert_full_disk_is_a_clean_error_and_no_partial_file(tmp_path, monkeypatch):
+    from ygo_timing.inputs import fileio
+    monkeypatch.setattr(fileio.os, "fsync", lambda fd: (_ for _ in ()).throw(OSError(28, "No space left on device")))
+    r = run("convert", EX / "ex1-legal.play", "--to", "json", "--out", tmp_path / "x.json")
+    assert r.exit_code == 2 and "No space left on device" in r.output and list(tmp_path.iterdir()) == []
+
+
+def test_12_convert_never_writes_through_a_link_planted_in_the_output(tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("precious\n")
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    out.mkdir()
+    for name in ("ex1-legal", "ex2-legal"):
+        (src / f"{name}.play").write_text((EX / f"{name}.play").read_text())
+    (out / "ex1-legal.json").symlink_to(outside)
+    r = run("convert", src, "--to", "json", "--out", out)
+    assert r.exit_code == 2 and "symbolic link" in r.output
+    assert outside.read_text() == "precious\n"
+    (out / "ex1-legal.json").unlink()
+    (out / "sub").symlink_to(tmp_path)   # a planted directory link: src/sub/x.play -> out/sub/x.json
+    (src / "sub").mkdir()
+    (src / "sub" / "outside.play").write_text((EX / "ex1-legal.play").read_text())
+    r = run("convert", src, "--to", "json", "--out", out)
+    assert r.exit_code == 2 and "leads outside" in r.output and not (tmp_path / "outside.json").exists()
+
+
+# --- 4, 5: only regular files are read, and no more than the limit ------------------------------
+
+def _fifo(tmp_path, name):
+    path = tmp_path / name
+    os.mkfifo(path)
+    return path
+
+
+def test_4_devices_are_refused_not_read(tmp_path):
+    r = cli("check", "--cards", "/dev/zero", EX / "ex1-legal.play", timeout=60)
+    assert r.returncode == 2 and "/dev/zero: a character device, not a regular file" in r.stderr
+    link = tmp_path / "zero.play"
+    link.symlink_to("/dev/zero")
+    r = cli("check", link, timeout=60)
+    assert r.returncode == 2 and "a character device, not a regular file" in r.stdout
+
+
+def test_4_a_script_linked_to_a_device_is_a_warning_not_a_read(tmp_path):
+    import cardpool
+    from ygo_timing.cards import importer
+    cdb, sdir = cardpool.build(tmp_path)
+    (sdir / "c1004.lua").unlink()
+    (sdir / "c1004.lua").symlink_to("/dev/zero")
+    imp = importer.import_pool(str(cdb), str(sdir), follow_symlinks=True)
+    assert "effects" in next(r.entry for r in imp.records if r.id == 1004)["unknown"]
+    assert any("c1004.lua: a character device, not a regular file" in w for w in imp.warnings)
+
+
+def test_4_reads_are_bounded_whatever_stat_says(tmp_path):
+    from ygo_timing.inputs import fileio
+    from ygo_timing.model import vocab
+    data = fileio.read_regular("/proc/self/environ", 10)   # st_size 0, contents longer
+    assert len(data) <= 11
+    big = tmp_path / "big.play"
+    big.write_bytes(b"#" * (vocab.MAX_FILE_BYTES + 5000))
+    assert len(fileio.read_regular(big, vocab.MAX_FILE_BYTES)) == vocab.MAX_FILE_BYTES + 1
+
+
+def test_5_fifos_are_refused_without_blocking(tmp_path):
+    import cardpool
+    play = _fifo(tmp_path, "p.play")
+    r = cli("check", play, timeout=60)
+    assert r.returncode == 2 and "a FIFO, not a regular file" in r.stdout
+    r = cli("check", "--cards", _fifo(tmp_path, "c.json"), EX / "ex1-legal.play", timeout=60)
+    assert r.returncode == 2 and "a FIFO, not a regular file" in r.stderr
+    r = cli("cards", "import", "--cdb", _fifo(tmp_path, "cards.cdb"), timeout=60)
+    assert r.returncode == 2 and "a FIFO, not a regular file" in r.stderr
+    cdb, sdir = cardpool.build(tmp_path / "pool" if (tmp_path / "pool").mkdir() is None else None)
+    (sdir / "c1004.lua").unlink()
+    os.mkfifo(sdir / "c1004.lua")
+    r = cli("cards", "import", "--cdb", cdb, "--scripts", sdir, timeout=60)
+    assert r.returncode == 1 and "c1004.lua: a FIFO, not a regular file" in r.stderr
+
+
+# --- 7: a hostile card database ----------------------------------------------------------------
+
+def test_7_a_huge_generated_value_is_refused_not_computed(tmp_path):
+    import sqlite3
+
+    import cardpool
+    from ygo_timing.cards import importer
+    cdb, _ = cardpool.build(tmp_path)
+    db = sqlite3.connect(cdb)
+    db.execute("drop table texts")
+    db.execute("create table texts(id integer primary key, name text, "
+               "desc text generated always as (hex(zeroblob(200000000))) virtual)")
+    db.execute("insert into texts(id, name) values(1001, 'Test Boost')")
+    db.commit()
+    db.close()
+    assert cdb.stat().st_size < 64 * 1024
+    with pytest.raises(importer.PoolError, match="generated column"):
+        list(importer.read_cdb(str(cdb)))
+
+
+def test_7_database_values_are_bounded_per_cell_and_per_row(tmp_path):
+    import cardpool
+    from ygo_timing.cards import importer
+    rows = [r[:9] + ("x" * (importer.MAX_CELL_BYTES + 1),) if r[0] == 1003 else r for r in cardpool.ROWS]
+    cdb, _ = cardpool.build(tmp_path, rows)
+    with pytest.raises(importer.PoolError, match=f"a value larger than {importer.MAX_CELL_BYTES} bytes"):
+        list(importer.read_cdb(str(cdb)))
+    rows = cardpool.ROWS + [(5000, 3, 0, 0x1, 0, 0, 1, 1, "y" * 60_000, "z" * 60_000)] * 1
+    cdb2, _ = cardpool.build(tmp_path / "two" if (tmp_path / "two").mkdir() is None else None, rows)
+    importer.MAX_ROW_BYTES, old = 100_000, importer.MAX_ROW_BYTES
+    try:
+        with pytest.raises(importer.PoolError, match="a row larger than 100000"):
+            list(importer.read_cdb(str(cdb2)))
+    finally:
+        importer.MAX_ROW_BYTES = old
+
+
+def test_7_a_database_query_that_never_ends_is_stopped(tmp_path):
+    import sqlite3
+
+    import cardpool
+    from ygo_timing.cards import importer
+    cdb, _ = cardpool.build(tmp_path)
+    db = sqlite3.connect(cdb)
+    db.execute("insert into datas(id, type) with recursive n(k) as (select 100000 union all "
+               "select k + 1 from n where k < 120000) select k, 1 from n")
+    db.commit()
+    db.close()
+    importer.CDB_STEPS, old = 1, importer.CDB_STEPS
+    try:
+        with pytest.raises(importer.PoolError, match="budget of SQLite steps"):
+            list(importer.read_cdb(str(cdb)))
+    finally:
+        importer.CDB_STEPS = old
+
+
+# --- 9, 15: directory walks --------------------------------------------------------------------
+
+def test_9_walks_do_not_follow_links_nor_echo_what_they_point_to(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("AWS_SECRET=hunter2 and more\n")
+    plays = tmp_path / "plays"
+    plays.mkdir()
+    (plays / "ok.play").write_text((EX / "ex1-legal.play").read_text())
+    (plays / "leak.play").symlink_to(secret)
+    (plays / "env.play").symlink_to("/proc/self/environ")
+    r = cli("check", "--format", "github", plays, timeout=120)
+    assert "hunter2" not in r.stdout + r.stderr and "PATH=" not in r.stdout + r.stderr
+    assert r.returncode == 0 and "leak.play: a symbolic link, not followed" in r.stderr
+    r = cli("check", "--format", "github", "--follow-symlinks", plays, timeout=120)
+    assert r.returncode == 2 and "leak.play" in r.stdout
+    # asked to follow, the parser's error quotes at most a bounded excerpt of the first word
+    assert "'AWS_SECRET=hunter2'" in r.stdout and "and more" not in r.stdout
+
+
+def test_9_a_link_cycle_ends(tmp_path):
+    from ygo_timing.inputs import fileio
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "x.play").write_text("")
+    (tmp_path / "a" / "loop").symlink_to(tmp_path)
+    files, links = fileio.walk(tmp_path, follow_symlinks=True)
+    assert files == [tmp_path / "a" / "x.play"] and links == []
+
+
+def test_15_a_broken_json_in_a_walked_directory_is_reported(tmp_path):
+    (tmp_path / "ok.play").write_text((EX / "ex1-legal.play").read_text())
+    (tmp_path / "broken.json").write_text('{"cards": [], "cards": [1]}\n')
+    r = run("check", tmp_path)
+    assert r.exit_code == 2 and "broken.json:1: " in r.output and "duplicate" in r.output
+    (tmp_path / "broken.json").write_text('{"cards": [{"name": "X"}]}\n')   # a catalogue: not a play
+    assert run("check", tmp_path).exit_code == 0
+
+
+# --- 16: the importer writes only what its loader reads ----------------------------------------
+
+def test_16_cards_import_never_writes_an_entry_the_loader_refuses(tmp_path):
+    import cardpool
+    rows = [r[:4] + (2 ** 62,) + r[5:] if r[0] == 1003 else r for r in cardpool.ROWS]
+    cdb, sdir = cardpool.build(tmp_path, rows)
+    out = tmp_path / "pool.json"
+    r = run("cards", "import", "--cdb", cdb, "--scripts", sdir, "--out", out)
+    assert r.exit_code == 1 and "datas id 1003: not a valid catalogue entry" in r.output
+    assert "Test Battler" not in out.read_text()
+    r = run("check", "--cards", out, EX / "ex1-legal.play")
+    assert r.exit_code == 0, r.output

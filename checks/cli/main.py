@@ -48,7 +48,8 @@ def main():
               show_default=True, help="Solver time limit per query, in milliseconds.")
 @click.option("--rlimit", type=click.IntRange(1, 10**12), default=DEFAULT_RLIMIT, show_default=True,
               help="Solver resource limit per query (z3 rlimit: unlike the time limit, the same on every machine).")
-def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout_ms, rlimit):
+@click.option("--follow-symlinks", is_flag=True, help="Follow symbolic links met in a directory (not by default).")
+def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout_ms, rlimit, follow_symlinks):
     """Check play files (a directory means every .play/.json file under it)."""
     names = list(paths) + (builtin_examples() if examples else [])
     if not names and not jsonl:
@@ -70,7 +71,7 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
             kinds.add(v.verdict)
             click.echo(json.dumps(v.to_dict(), ensure_ascii=False))
     else:
-        verdicts = list(batch.ordered_map(batch.checker("path", opts), play_files(names), jobs))
+        verdicts = list(batch.ordered_map(batch.checker("path", opts), play_files(names, follow_symlinks), jobs))
         kinds = {v.verdict for v in verdicts}
         out = ci_formats.FORMATS[fmt](verdicts) if fmt in ci_formats.FORMATS else (
             report.as_json(verdicts) if fmt == "json" else report.text(verdicts))
@@ -135,11 +136,12 @@ def cards(ctx, fmt, cards_files):
 @click.option("--to", "to", type=click.Choice(convert.FORMATS), required=True,
               help="json or play (text form): one file per play; jsonl: one play per line.")
 @click.option("--out", help="Output file (default: standard output); a directory when PATH holds several plays.")
-def convert_command(path, to, out):
+@click.option("--follow-symlinks", is_flag=True, help="Follow symbolic links met in a directory (not by default).")
+def convert_command(path, to, out, follow_symlinks):
     """Convert plays between the text form, the JSON form and JSON Lines (PATH: a file, a
     directory of plays, a .jsonl file or - for JSON Lines on standard input)."""
     try:
-        convert.convert(path, to, out, click.echo)
+        convert.convert(path, to, out, click.echo, follow_symlinks)
     except (PlayError, convert.ConvertError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)

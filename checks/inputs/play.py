@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from ygo_timing.errors import InputError
-from ygo_timing.inputs import jsonloc
+from ygo_timing.inputs import fileio, jsonloc
 from ygo_timing.model import vocab
 
 __all__ = [
@@ -1138,11 +1138,7 @@ def parse_json(data: bytes | str, path: str, first_line: int = 1) -> Play:
 
 def load(path: str) -> Play:
     """Read a play file: `.json` is the JSON form, anything else the text form."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(vocab.MAX_FILE_BYTES + 1)
-    except OSError as e:
-        raise PlayError(str(path), None, f"cannot read file: {e.strerror or e}") from None
+    data = fileio.read_regular(path, vocab.MAX_FILE_BYTES, PlayError)   # a FIFO or device: refused
     path = str(path)
     if path.lower().endswith(".json"):
         return parse_json(data, path)
