@@ -381,3 +381,64 @@ def test_16_cards_import_never_writes_an_entry_the_loader_refuses(tmp_path):
     assert "Test Battler" not in out.read_text()
     r = run("check", "--cards", out, EX / "ex1-legal.play")
     assert r.exit_code == 0, r.output
+
+
+# --- 6: the Lua scanner is linear in the script's size -----------------------------------------
+
+LUA_SIZE = 240 * 1024   # under the 256 KiB limit, as in the issue
+EFFECT = """	local e{k}=Effect.CreateEffect(c)
+	e{k}:SetType(EFFECT_TYPE_QUICK_O)
+	e{k}:SetCode(EVENT_FREE_CHAIN)
+	e{k}:SetProperty(EFFECT_FLAG_DAMAGE_STEP)
+	e{k}:SetCondition(s.con)
+	c:RegisterEffect(e{k})
+"""
+
+
+def _lua(body: str) -> bytes:
+    head = "local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e=Effect.CreateEffect(c)\n"
+    tail = "\nend\nfunction s.con(e,tp) return Duel.GetTurnPlayer()==tp end\n"
+    return (head + body + tail).encode()
+
+
+def _normal_lua() -> bytes:
+    body, k = [], 0
+    while sum(map(len, body)) < LUA_SIZE:
+        body.append(EFFECT.format(k=k))
+        k += 1
+    return _lua("".join(body))
+
+
+def _hostile_lua():
+    n = LUA_SIZE // 11
+    return {
+        "unclosed [[": _lua("x = y[[ " * (LUA_SIZE // 8)),
+        "unclosed --[==[": _lua("--[==[ " * (LUA_SIZE // 7)),
+        "e:SetType( x 25000": _lua("e:SetType(" * 25_000),
+        "nested SetType": _lua("e:SetType(" * n + "1" + ")" * n),
+        "nested SetCondition": _lua("e:SetCondition(" * (LUA_SIZE // 16) + "s.con" + ")" * (LUA_SIZE // 16)),
+        "many short strings": _lua("x='a' " * (LUA_SIZE // 6)),
+    }
+
+
+def _cpu(data) -> float:
+    from ygo_timing.cards import luascan
+    best = float("inf")
+    for _ in range(3):
+        t = time.process_time()
+        try:
+            luascan.scan(data, "c1.lua")
+        except luascan.ScriptError:
+            pass
+        best = min(best, time.process_time() - t)
+    return best
+
+
+def test_6_lua_scanner_is_linear_hostile_scripts_within_20x_a_normal_one():
+    from ygo_timing.cards import luascan
+    normal = _normal_lua()
+    assert len(normal) <= luascan.MAX_SCRIPT_BYTES and len(luascan.scan(normal, "c1.lua").effects) > 1000
+    base = _cpu(normal)
+    for name, data in _hostile_lua().items():
+        assert len(data) <= luascan.MAX_SCRIPT_BYTES, name
+        assert _cpu(data) <= 20 * base + 0.05, name
