@@ -442,3 +442,48 @@ def test_6_lua_scanner_is_linear_hostile_scripts_within_20x_a_normal_one():
     for name, data in _hostile_lua().items():
         assert len(data) <= luascan.MAX_SCRIPT_BYTES, name
         assert _cpu(data) <= 20 * base + 0.05, name
+
+
+# --- 13, 14: error messages name the right line, and stay small --------------------------------
+
+def test_13_jsonl_errors_name_the_line_of_the_file(tmp_path):
+    path = tmp_path / "plays.jsonl"
+    lines = [record().encode(), b'{"turn": 1,', record().encode(), b"\xff\xfe"] + [record().encode()] * 7 + [b'{"a": "\xc3"}']
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    out = [json.loads(line) for line in run("check", "--jsonl", path).output.splitlines()]
+    errors = {o["record"]: o["message"] for o in out if o["verdict"] == "error"}
+    assert set(errors) == {2, 4, 12}
+    assert all(m.startswith(f"{path}:{k}: ") for k, m in errors.items()), errors
+
+
+HUGE = "Q" * 1_000_000
+
+
+@pytest.mark.parametrize("where", ["label", "card", "action", "title", "rule"])
+def test_14_a_huge_token_makes_no_huge_message(tmp_path, where):
+    from ygo_timing.errors import MAX_MESSAGE
+    doc = json.loads(record())
+    if where == "label":
+        doc["setup"][0]["label"] = HUGE
+    elif where == "card":
+        doc["setup"][0]["card"] = HUGE
+    elif where == "action":
+        doc["actions"].append({"kind": HUGE})
+    elif where == "title":
+        doc["title"] = 7
+        doc["source"] = {HUGE: 1}
+    else:
+        doc["rules"] = [HUGE]
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(doc))
+    r = run("check", "--format", "json", path)
+    message = json.loads(r.output)["results"][0]["message"] if r.output.startswith("{") else r.output
+    assert r.exit_code == 2 and len(message) <= MAX_MESSAGE + len(str(path)) + 20, len(message)
+
+
+def test_14_bounded_keeps_both_ends_and_says_what_was_cut():
+    from ygo_timing.errors import InputError, bounded
+    text = "start " + HUGE + " end"
+    out = bounded(text)
+    assert len(out) <= 2_100 and out.startswith("start Q") and out.endswith("Q end") and "characters cut" in out
+    assert len(str(InputError("x.play", 3, text))) < 2_100

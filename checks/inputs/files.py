@@ -97,5 +97,5 @@ def jsonl_items(stream, name: str):
                 line = stream.readline(limit)
             yield name, lineno, PlayError(name, lineno, f"line is longer than the limit of {limit} bytes")
             continue
-        if line.strip():
-            yield name, lineno, line
+        if line.strip():   # without its line end: an error at the end of the record is on its line
+            yield name, lineno, line.removesuffix(b"\n").removesuffix(b"\r")

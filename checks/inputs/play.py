@@ -229,7 +229,7 @@ def _resolve(cards: list[CardSpec], ref: str, err, line: int, what: str = "card"
         lines = ", ".join(str(c.line) for c in named)
         err(line, f"card name {_short_q(ref)} is ambiguous: {len(named)} cards have that name "
                   f"(lines {lines}); expected a label -- give each an `as <label>` and use it")
-    labels = [_render_ref(c.label) for c in cards]
+    labels = [_render_ref(c.label) if len(c.label) <= 60 else _short_q(c.label) for c in cards]
     if not labels:
         err(line, f"unknown {what} {_short_q(ref)}: the set-up has no cards")
     shown = ", ".join(labels[:12]) + (", ..." if len(labels) > 12 else "")
@@ -1114,19 +1114,19 @@ def _jtype(v) -> str:
     return "an object"
 
 
-def _decode(data: bytes, path: str) -> str:
+def _decode(data: bytes, path: str, first_line: int = 1) -> str:
     if len(data) > vocab.MAX_FILE_BYTES:   # load() reads one byte past the limit, no more
         raise PlayError(path, None, f"file is larger than the limit of {vocab.MAX_FILE_BYTES} bytes "
                                     f"({vocab.MAX_FILE_BYTES // 2**20} MB); expected a smaller play")
     try:
         return jsonloc.decode_utf8(data, path)
-    except jsonloc.JsonError as e:
-        raise PlayError(path, e.line, e.message) from None
+    except jsonloc.JsonError as e:   # the line in the file, not in this record (JSON Lines)
+        raise PlayError(path, e.line + first_line - 1, e.message) from None
 
 
 def parse_json(data: bytes | str, path: str, first_line: int = 1) -> Play:
     """Parse the JSON form (`first_line`: where it starts in its file, e.g. a JSON Lines line)."""
-    text = _decode(data, path) if isinstance(data, (bytes, bytearray)) else data
+    text = _decode(data, path, first_line) if isinstance(data, (bytes, bytearray)) else data
     if len(text) > vocab.MAX_FILE_BYTES:
         raise PlayError(path, None, f"file is larger than the limit of {vocab.MAX_FILE_BYTES} bytes")
     try:
