@@ -487,3 +487,40 @@ def test_14_bounded_keeps_both_ends_and_says_what_was_cut():
     out = bounded(text)
     assert len(out) <= 2_100 and out.startswith("start Q") and out.endswith("Q end") and "characters cut" in out
     assert len(str(InputError("x.play", 3, text))) < 2_100
+
+
+# --- 10: a deadline for the whole play ---------------------------------------------------------
+
+def test_10_past_the_deadline_the_verdict_is_unknown_exit_3_with_the_reason():
+    r = run("check", "--deadline", "0.000001", EX / "ex1-illegal.play")
+    assert r.exit_code == 3 and "deadline of 1e-06 s passed while" in r.output and "raise --deadline" in r.output
+    assert run("check", "--deadline", "0", EX / "ex1-illegal.play").exit_code == 1   # 0: no deadline
+
+
+@pytest.mark.parametrize("phase", ["compiling the step relation", "checking line", "explaining line"])
+def test_10_the_deadline_covers_building_stepping_and_explaining(monkeypatch, phase):
+    from ygo_timing.checking import check, deadline
+    real = deadline.Deadline.check
+
+    def check_at(self, where):
+        if where.startswith(phase):
+            raise deadline.DeadlineExceeded(self.seconds, where)
+        return real(self, where)
+    monkeypatch.setattr(deadline.Deadline, "check", check_at)
+    v = check.check_play(load(str(EX / "ex1-illegal.play")), deadline_s=50)
+    assert v.verdict == "unknown" and f"passed while {phase}" in v.message, v.message
+
+
+def test_10_a_2000_action_play_stops_at_its_deadline(tmp_path):
+    """The issue's case: 2,000 legal actions and an illegal one at the end, which the solver
+    replays from the start (about 20 s of CPU here); a 2 s deadline stops it."""
+    lines = (EX / "ex1-legal.play").read_text().rstrip("\n").split("\n")
+    at = lines.index("enter battle phase") + 1
+    lines[at:at] = ["claim lp A 8000"] * 1990
+    path = tmp_path / "long.play"
+    path.write_text("\n".join(lines + ["claim lp A 1"]) + "\n")
+    assert run("check", EX / "ex1-illegal.play").exit_code == 1   # the relation is built (and cached)
+    start = time.monotonic()
+    r = run("check", "--deadline", "2", path)
+    assert r.exit_code == 3 and "deadline of 2 s passed while checking line" in r.output, r.output
+    assert time.monotonic() - start < 2 + 10

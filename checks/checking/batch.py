@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ygo_timing.checking import workers
+from ygo_timing.checking.deadline import DEFAULT_DEADLINE_S
 from ygo_timing.checking.check import (
     DEFAULT_RLIMIT,
     DEFAULT_TIMEOUT_MS,
@@ -29,6 +30,7 @@ class Options:
     timeout_ms: int = DEFAULT_TIMEOUT_MS
     rlimit: int = DEFAULT_RLIMIT
     verify: bool = False
+    deadline_s: float | None = DEFAULT_DEADLINE_S
 
 
 def check_path(path: str, opts: Options) -> Verdict:
@@ -59,7 +61,8 @@ def check_line(item: tuple, opts: Options) -> Verdict:
 
 
 def _check(play, opts: Options) -> Verdict:
-    return check_play(play, opts.ruleset, opts.cards_files, opts.timeout_ms, opts.rlimit, verify=opts.verify)
+    return check_play(play, opts.ruleset, opts.cards_files, opts.timeout_ms, opts.rlimit, verify=opts.verify,
+                      deadline_s=opts.deadline_s)
 
 
 def ordered_map(fn, items, jobs: int = 1):

@@ -14,6 +14,7 @@ from functools import cached_property
 
 import z3
 from ygo_timing.cards import catalogue
+from ygo_timing.checking.deadline import DEFAULT_DEADLINE_S, Deadline, DeadlineExceeded
 from ygo_timing.errors import internal
 from ygo_timing.inputs import jsonloc
 from ygo_timing.inputs.play import ActionSpec, Play, PlayError
@@ -248,8 +249,10 @@ class Run:
     """One play being checked."""
 
     def __init__(self, play: Play, ruleset: str, cards: dict, timeout_ms: int, rlimit: int,
-                 without: frozenset = frozenset()):
+                 without: frozenset = frozenset(), deadline: Deadline | None = None):
         self.play, self.ruleset, self.without = play, ruleset, without
+        self.deadline = deadline or Deadline(None)   # checked before every step and query
+        self.phase, self.current_line = "checking", None
         self.uni = Universe(play, cards)
         self.ncards, self.neffects = bucket(max(1, len(self.uni.specs))), bucket(max(1, len(self.uni.effects)))
         self.layout = layout(self.ncards, self.neffects)
@@ -280,7 +283,9 @@ class Run:
     # the solver side is built only when a step needs the solver
     @cached_property
     def rel(self):
-        return relation(self.ruleset, self.ncards, self.neffects, self.without)
+        rel = relation(self.ruleset, self.ncards, self.neffects, self.without)
+        self.deadline.check("building the step relation")
+        return rel
 
     @cached_property
     def ctx(self):
@@ -304,7 +309,9 @@ class Run:
 
     @cached_property
     def evaluator(self):
-        return compiled.evaluator(self.ruleset, self.ncards, self.neffects, self.without)
+        ev = compiled.evaluator(self.ruleset, self.ncards, self.neffects, self.without)
+        self.deadline.check("compiling the step relation")
+        return ev
 
     @cached_property
     def prepared(self):
@@ -380,13 +387,18 @@ class Run:
         return term
 
     def solve(self, extra):
+        where = f"{self.phase} line {self.current_line}"
+        self.deadline.check(where)
         s = self.rel.solver
-        s.set("timeout", self.timeout_ms)
+        s.set("timeout", self.deadline.clamp_ms(self.timeout_ms))
         s.set("rlimit", self.rlimit)
         # Solver.check(*terms) re-casts every assumption, which costs more than the check
         # itself with ~450 of them; they are Boolean terms already
         terms = (z3.Ast * len(extra))(*(t.as_ast() for t in extra))
-        return z3.CheckSatResult(z3.Z3_solver_check_assumptions(s.ctx.ref(), s.solver, len(extra), terms))
+        result = z3.CheckSatResult(z3.Z3_solver_check_assumptions(s.ctx.ref(), s.solver, len(extra), terms))
+        if result == z3.unknown:   # the query's time limit may have been the deadline's
+            self.deadline.check(where)
+        return result
 
     def guard(self, act, line):
         if act["kind"] == A["activate"] and self.get("chain_len") >= vocab.MAX_CHAIN:
@@ -397,6 +409,7 @@ class Run:
         """One step by the compiled relation: ("sat", None), or ("unsat", the rule IDs it breaks)
         (a candidate the solver then confirms); raises Undetermined when it cannot decide."""
         self.guard(act, line)
+        self.deadline.check(f"checking line {line}")
         broken, post = self.evaluator.step(self.vals, [act[f] for f in ACTION_FIELDS], self.prepared)
         self.steps += 1
         if broken:
@@ -434,6 +447,7 @@ class Run:
 
     def explain(self, pre, acts):
         """Every restriction the step breaks, and a minimal set of facts behind it."""
+        self.phase = "explaining"
         rel = self.rel
         lits = list(rel.lits.values())
         broken = []
@@ -553,14 +567,21 @@ class Run:
 
 
 def check_play(play: Play, ruleset: str | None = None, cards_files=(), timeout_ms=DEFAULT_TIMEOUT_MS,
-               rlimit=DEFAULT_RLIMIT, without: frozenset = frozenset(), verify: bool = False) -> Verdict:
+               rlimit=DEFAULT_RLIMIT, without: frozenset = frozenset(), verify: bool = False,
+               deadline_s: float | None = DEFAULT_DEADLINE_S) -> Verdict:
     """The verdict on one play. `without` removes rules (to test that each one matters);
-    `verify` replays a legal play through the solver too (illegal ones always are)."""
+    `verify` replays a legal play through the solver too (illegal ones always are); past
+    `deadline_s` seconds for the whole play (None: no deadline) the verdict is unknown."""
+    deadline = Deadline(deadline_s)
     from ygo_timing.cards.unsettled import (
         demote,  # imported cards with unknown properties never get a verdict
     )
     try:
-        return demote(_check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify), play, cards_files)
+        return demote(_check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify, deadline),
+                      play, cards_files)
+    except DeadlineExceeded as e:
+        return Verdict(play.path, ruleset or play.ruleset or "ocg", "unknown",
+                       message=f"{play.path}: {e}; no verdict -- raise --deadline")
     except z3.Z3Exception as e:   # e.g. a resource limit hit while building terms
         return Verdict(play.path, ruleset or play.ruleset or "ocg", "unknown",
                        message=f"{play.path}: the solver gave up ({e}); no verdict")
@@ -603,12 +624,12 @@ def play_cards(play: Play, cards_files=()) -> dict:
     return catalogue.catalogue(cards_files, inline)
 
 
-def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify):
+def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify, deadline=None):
     name = ruleset or play.ruleset or "ocg"
     v = Verdict(play.path, name, "legal", expect=play.expect, expect_rules=list(play.expect_rules))
     try:
         cards = play_cards(play, cards_files)
-        run = Run(play, name, cards, timeout_ms, rlimit, without)
+        run = Run(play, name, cards, timeout_ms, rlimit, without, deadline)
     except (PlayError, catalogue.CatalogueError) as e:
         v.verdict, v.message = "error", str(e)
         return v
@@ -622,7 +643,7 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify):
             return _fill(v, fast)
     # an illegal step (or a verified play) is replayed from the start by the solver, which
     # confirms it independently of the compiled code and explains it
-    slow = Run(play, name, cards, timeout_ms, rlimit, without)
+    slow = Run(play, name, cards, timeout_ms, rlimit, without, deadline)
     outcome = walk(slow, slow.step)
     if fast is not None and not _agree(fast, outcome):
         v.verdict = "error"

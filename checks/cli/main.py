@@ -11,6 +11,7 @@ import click
 from ygo_timing.cards import catalogue
 from ygo_timing.checking import batch
 from ygo_timing.checking.check import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
+from ygo_timing.checking.deadline import DEFAULT_DEADLINE_S
 from ygo_timing.cli import cards as cardcli
 from ygo_timing.inputs import convert, files
 from ygo_timing.inputs.files import builtin_examples, play_files
@@ -48,8 +49,12 @@ def main():
               show_default=True, help="Solver time limit per query, in milliseconds.")
 @click.option("--rlimit", type=click.IntRange(1, 10**12), default=DEFAULT_RLIMIT, show_default=True,
               help="Solver resource limit per query (z3 rlimit: unlike the time limit, the same on every machine).")
+@click.option("--deadline", "deadline_s", type=click.FloatRange(0), default=DEFAULT_DEADLINE_S, show_default=True,
+              help="Seconds for one whole play (building, stepping, explaining); past it the verdict is "
+                   "unknown. 0: none.")
 @click.option("--follow-symlinks", is_flag=True, help="Follow symbolic links met in a directory (not by default).")
-def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout_ms, rlimit, follow_symlinks):
+def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout_ms, rlimit, deadline_s,
+          follow_symlinks):
     """Check play files (a directory means every .play/.json file under it)."""
     names = list(paths) + (builtin_examples() if examples else [])
     if not names and not jsonl:
@@ -62,7 +67,7 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
         except catalogue.CatalogueError as e:
             click.echo(f"error: {e}", err=True)
             sys.exit(2)
-    opts = batch.Options(ruleset, tuple(cards_files), timeout_ms, rlimit, verify=verify)
+    opts = batch.Options(ruleset, tuple(cards_files), timeout_ms, rlimit, verify=verify, deadline_s=deadline_s or None)
     if jsonl:
         if fmt not in ("text", "json"):
             raise UsageError(f"--jsonl writes JSON Lines; --format {fmt} needs play files")
