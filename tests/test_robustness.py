@@ -524,3 +524,21 @@ def test_10_a_2000_action_play_stops_at_its_deadline(tmp_path):
     r = run("check", "--deadline", "2", path)
     assert r.exit_code == 3 and "deadline of 2 s passed while checking line" in r.output, r.output
     assert time.monotonic() - start < 2 + 10
+
+
+def test_10_a_play_s_effects_are_limited_so_the_relation_build_stays_bounded(tmp_path):
+    """The issue's case: 24 inline cards with 8 effects each, a 6 KB play that built its relation
+    for minutes. It is refused (exit 2) before anything is built."""
+    from ygo_timing.model import vocab
+    effect = {"kind": "quick", "from": "field", "timings": ["before_calc"], "atk_def": "direct",
+              "resolution": {"do": "atk_add", "amount": 100, "target": "chosen"}}
+    lines = ["ruleset: ocg", "turn: 2", "turn-player: A"]
+    lines += ["card: " + json.dumps({"name": f"Big {i}", "type": "monster", "subtype": "effect", "attribute": "DARK",
+                                     "level": 4, "atk": 1000, "def": 1000, "effects": [effect] * 8}) for i in range(24)]
+    lines += [""] + [f'{"AB"[i % 2]} monster "Big {i}" as M{i}' for i in range(24)] + ["", "enter battle phase"]
+    path = tmp_path / "big.play"
+    path.write_text("\n".join(lines) + "\n")
+    start = time.process_time()
+    r = run("check", path)
+    assert r.exit_code == 2 and f"192 activatable effects; a play may have at most {vocab.MAX_PLAY_EFFECTS}" in r.output
+    assert time.process_time() - start < 5
