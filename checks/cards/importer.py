@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ygo_timing.cards import luaconst as K
 from ygo_timing.cards import catalogue, luascan
+from ygo_timing.cards import luaconst as K
 from ygo_timing.errors import InputError
 from ygo_timing.inputs import fileio, jsonloc
 

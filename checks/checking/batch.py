@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ygo_timing.checking import workers
-from ygo_timing.checking.deadline import DEFAULT_DEADLINE_S
 from ygo_timing.checking.check import (
     DEFAULT_RLIMIT,
     DEFAULT_TIMEOUT_MS,
     Verdict,
     check_play,
 )
+from ygo_timing.checking.deadline import DEFAULT_DEADLINE_S
 from ygo_timing.errors import internal
 from ygo_timing.inputs.play import PlayError, load, parse_json
 
