@@ -32,7 +32,7 @@ def run(*args, input=None):
 
 def cli(*args, timeout=120, **kw):
     """The installed command in its own process; a hang is a failure, not a stalled suite."""
-    return subprocess.run(CLI + [str(a) for a in args], capture_output=True, text=True,
+    return subprocess.run(CLI + [str(a) for a in args], check=False, capture_output=True, text=True,
                           timeout=timeout, **kw)
 
 
@@ -170,20 +170,30 @@ def test_3_a_writer_killed_mid_write_leaves_the_old_file_or_the_new_one(tmp_path
     assert new.returncode == 0 and len(out.read_text().splitlines()) == 3000
 
 
-def test_3_cards_import_out_is_replaced_whole(tmp_path, monkeypatch):
-    import cardpool
-    from ygo_timing.inputs import fileio
-    cdb, sdir = cardpool.build(tmp_path)
-    out = tmp_path / "pool.json"
-    out.write_text('{"cards": []}\n')
+def _small_files():
+    """In the child: files may grow to 64 KiB, no further (writes past it fail with EFBIG,
+    as on a full disk): a write that stops in the middle, at the same byte every run."""
+    import resource
+    resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
 
-    def dies(*a):
-        raise OSError(28, "No space left on device")
-    monkeypatch.setattr(fileio.os, "fsync", dies)   # the disk fills while writing
-    r = run("cards", "import", "--cdb", cdb, "--scripts", sdir, "--out", out)
-    assert r.exit_code == 2 and "No space left on device" in r.output
-    assert out.read_text() == '{"cards": []}\n' and sorted(f.name for f in tmp_path.iterdir()) == [
-        "cards.cdb", "pool.json", "script"]   # no temporary file left behind
+
+@pytest.mark.parametrize("command", ["convert", "cards import"])
+def test_3_a_write_stopped_midway_leaves_the_old_file_whole(tmp_path, command):
+    import cardpool
+    out = tmp_path / "out.json"
+    out.write_text("the previous contents\n")
+    if command == "convert":
+        src = tmp_path / "in.jsonl"
+        src.write_text("\n".join([record()] * 200) + "\n")   # ~270 KB of output
+        args = ["convert", src, "--to", "jsonl", "--out", out]
+    else:
+        rows = cardpool.ROWS + [(9000 + k, 3, 0, 0x21, 100, 100, 4, 1, f"Filler {k}", "x" * 500) for k in range(400)]
+        cdb, sdir = cardpool.build(tmp_path, rows)
+        args = ["cards", "import", "--cdb", cdb, "--scripts", sdir, "--out", out]
+    r = cli(*args, preexec_fn=_small_files, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    assert r.returncode == 2 and "File too large" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert out.read_text() == "the previous contents\n"
+    assert not [f.name for f in tmp_path.iterdir() if f.name.startswith(".out.json")]   # the temporary file is gone
 
 
 @pytest.mark.parametrize("where", ["missing-dir/out.json", "a-dir", "/dev/full"])
@@ -269,7 +279,8 @@ def test_5_fifos_are_refused_without_blocking(tmp_path):
     assert r.returncode == 2 and "a FIFO, not a regular file" in r.stderr
     r = cli("cards", "import", "--cdb", _fifo(tmp_path, "cards.cdb"), timeout=60)
     assert r.returncode == 2 and "a FIFO, not a regular file" in r.stderr
-    cdb, sdir = cardpool.build(tmp_path / "pool" if (tmp_path / "pool").mkdir() is None else None)
+    (tmp_path / "pool").mkdir()
+    cdb, sdir = cardpool.build(tmp_path / "pool")
     (sdir / "c1004.lua").unlink()
     os.mkfifo(sdir / "c1004.lua")
     r = cli("cards", "import", "--cdb", cdb, "--scripts", sdir, timeout=60)
@@ -296,24 +307,21 @@ def test_7_a_huge_generated_value_is_refused_not_computed(tmp_path):
         list(importer.read_cdb(str(cdb)))
 
 
-def test_7_database_values_are_bounded_per_cell_and_per_row(tmp_path):
+def test_7_database_values_are_bounded_per_cell_and_per_row(tmp_path, monkeypatch):
     import cardpool
     from ygo_timing.cards import importer
     rows = [r[:9] + ("x" * (importer.MAX_CELL_BYTES + 1),) if r[0] == 1003 else r for r in cardpool.ROWS]
     cdb, _ = cardpool.build(tmp_path, rows)
     with pytest.raises(importer.PoolError, match=f"a value larger than {importer.MAX_CELL_BYTES} bytes"):
         list(importer.read_cdb(str(cdb)))
-    rows = cardpool.ROWS + [(5000, 3, 0, 0x1, 0, 0, 1, 1, "y" * 60_000, "z" * 60_000)] * 1
-    cdb2, _ = cardpool.build(tmp_path / "two" if (tmp_path / "two").mkdir() is None else None, rows)
-    importer.MAX_ROW_BYTES, old = 100_000, importer.MAX_ROW_BYTES
-    try:
-        with pytest.raises(importer.PoolError, match="a row larger than 100000"):
-            list(importer.read_cdb(str(cdb2)))
-    finally:
-        importer.MAX_ROW_BYTES = old
+    (tmp_path / "two").mkdir()
+    cdb2, _ = cardpool.build(tmp_path / "two", cardpool.ROWS + [(5000, 3, 0, 1, 0, 0, 1, 1, "y" * 60_000, "z" * 60_000)])
+    monkeypatch.setattr(importer, "MAX_ROW_BYTES", 100_000)
+    with pytest.raises(importer.PoolError, match="a row larger than 100000"):
+        list(importer.read_cdb(str(cdb2)))
 
 
-def test_7_a_database_query_that_never_ends_is_stopped(tmp_path):
+def test_7_a_database_query_that_never_ends_is_stopped(tmp_path, monkeypatch):
     import sqlite3
 
     import cardpool
@@ -324,12 +332,9 @@ def test_7_a_database_query_that_never_ends_is_stopped(tmp_path):
                "select k + 1 from n where k < 120000) select k, 1 from n")
     db.commit()
     db.close()
-    importer.CDB_STEPS, old = 1, importer.CDB_STEPS
-    try:
-        with pytest.raises(importer.PoolError, match="budget of SQLite steps"):
-            list(importer.read_cdb(str(cdb)))
-    finally:
-        importer.CDB_STEPS = old
+    monkeypatch.setattr(importer, "CDB_STEPS", 1)   # 120,000 rows take more than 10,000 SQLite steps
+    with pytest.raises(importer.PoolError, match="budget of SQLite steps"):
+        list(importer.read_cdb(str(cdb)))
 
 
 # --- 9, 15: directory walks --------------------------------------------------------------------

@@ -32,7 +32,7 @@ def play_files(paths, follow_symlinks: bool = False, warn=None):
         if path.is_dir():
             found, links = fileio.walk(path, follow_symlinks)
             for link in links:
-                if link.suffix in PLAY_SUFFIXES:
+                if link.suffix in PLAY_SUFFIXES or link.is_dir():
                     warn(f"{link}: a symbolic link, not followed (--follow-symlinks to check it)")
             found = [f for f in found if f.suffix in PLAY_SUFFIXES and not is_catalogue(f)]
             if not found:
