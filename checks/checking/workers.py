@@ -66,6 +66,7 @@ def ordered_map(fn, items, jobs: int, lost=None, chunk: int = 8, in_flight: int 
     backlog: deque = deque()   # items of a dead worker it had not started
     done: dict = {}
     next_out, taken, exhausted = 0, 0, False
+    failed = [0]   # sends refused in a row (reset by any answer)
     limit = jobs * in_flight * chunk
 
     def start():
@@ -103,6 +104,10 @@ def ordered_map(fn, items, jobs: int, lost=None, chunk: int = 8, in_flight: int 
             try:
                 w.conn.send_bytes(pickle.dumps(payload))
             except OSError:   # it died before reading them: they go to its successor
+                failed[0] += 1
+                if failed[0] > 3:   # workers that die as they start: the run still ends
+                    index, item = w.held.popleft()
+                    done[index] = _lost(item, "the worker processes end before they take any work")
                 backlog.extendleft(reversed(w.held))
                 w.held.clear()
                 return False
@@ -114,6 +119,7 @@ def ordered_map(fn, items, jobs: int, lost=None, chunk: int = 8, in_flight: int 
         return lost(item, bounded(why, 500))
 
     def answer(w, msg):
+        failed[0] = 0
         index, item = w.held.popleft()
         try:
             status, value = pickle.loads(msg)
