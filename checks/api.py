@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Union
 
 from ygo_timing.checking.check import check_play
+from ygo_timing.checking.deadline import DEFAULT_DEADLINE_S
 from ygo_timing.checking.verdict import DEFAULT_RLIMIT, Verdict
 from ygo_timing.errors import InputError
 from ygo_timing.inputs.play import Play, PlayError, load, parse_bytes, parse_json
@@ -108,35 +109,36 @@ def parse(data: str | bytes, name: str) -> Play:
 
 
 def _check(get_play, name: str, ruleset: str | None, cards: Iterable[CardSource], timeout: float,
-           rlimit: int, verify: bool) -> CheckResult:
+           rlimit: int, verify: bool, deadline: float | None) -> CheckResult:
     rs = ruleset or "ocg"
     try:
         play = get_play()
         sources = card_sources(cards)
     except PlayError as e:
         return _result(Verdict(name, rs, "error", message=str(e)))
-    v = check_play(play, ruleset, sources, max(1, round(timeout * 1000)), rlimit, verify=verify)
+    v = check_play(play, ruleset, sources, max(1, round(timeout * 1000)), rlimit, verify=verify, deadline_s=deadline)
     return _result(v)
 
 
 def check_file(path: str | os.PathLike[str], *, ruleset: str | None = None, cards: Iterable[CardSource] = (),
                timeout: float = DEFAULT_TIMEOUT, rlimit: int = DEFAULT_RLIMIT,
-               verify: bool = False) -> CheckResult:
+               verify: bool = False, deadline: float | None = DEFAULT_DEADLINE_S) -> CheckResult:
     """The verdict on the play file at `path` (`.json`: the JSON form; else the text form).
 
     `ruleset` overrides the play's own (`ocg` or `tcg`); `cards` add to or override the built-in
     catalogue; `timeout` is seconds per solver query and `rlimit` z3's resource limit per query;
-    `verify` replays a legal play through the solver too."""
+    `verify` replays a legal play through the solver too; past `deadline` seconds for the whole
+    play (None: no deadline) the verdict is unknown."""
     name = os.fspath(path)
-    return _check(lambda: load(name), name, ruleset, cards, timeout, rlimit, verify)
+    return _check(lambda: load(name), name, ruleset, cards, timeout, rlimit, verify, deadline)
 
 
 def check_text(text: str | bytes, *, name: str = "<text>", ruleset: str | None = None,
                cards: Iterable[CardSource] = (), timeout: float = DEFAULT_TIMEOUT, rlimit: int = DEFAULT_RLIMIT,
-               verify: bool = False) -> CheckResult:
+               verify: bool = False, deadline: float | None = DEFAULT_DEADLINE_S) -> CheckResult:
     """The verdict on a play given as its text (either form; see `parse`); `name` stands for the
     file in messages. The other arguments are those of `check_file`."""
-    return _check(lambda: parse(text, name), name, ruleset, cards, timeout, rlimit, verify)
+    return _check(lambda: parse(text, name), name, ruleset, cards, timeout, rlimit, verify, deadline)
 
 
 # --- options: what may be done after action N -----------------------------------------------

@@ -166,5 +166,7 @@ CALC_MODIFIER_WHEN = ("always", "attacker_lower")  # "attacker_lower": attack ta
 
 MAX_CHAIN = 8          # Chain Links the state can hold
 MAX_CARDS = 24         # card instances in one play
+MAX_PLAY_EFFECTS = 32  # activatable effects of one play's cards: the relation grows with each (docs/robustness.md)
 MAX_ACTIONS = 10_000   # actions in one play
 MAX_FILE_BYTES = 4 * 1024 * 1024
+MAX_CATALOGUE_BYTES = 48 * 1024 * 1024   # a card catalogue (an imported pool is much larger than a play)

@@ -22,24 +22,33 @@ def run(*args, input=None):
     return CliRunner().invoke(main, [str(a) for a in args], input=input)
 
 
-def test_each_play_is_printed_before_the_next_one_is_even_read(tmp_path):
-    """The second play is a FIFO nobody writes to yet: the first verdict must come out first."""
+def test_each_play_is_printed_before_the_next_one_is_checked(tmp_path, monkeypatch):
+    """The batch yields the first verdict and is only then asked for the second: by that time
+    the first verdict must be on standard output. (Play paths must be regular files, so a FIFO
+    cannot hold the second play back; the batch seam is held back instead.)"""
+    import sys as _sys
+
+    from ygo_timing.checking import batch
     (tmp_path / "a.play").write_text(LEGAL)
-    fifo = tmp_path / "b.play"
-    os.mkfifo(fifo)
+    (tmp_path / "b.play").write_text(ILLEGAL)
+    real = batch.ordered_map
+    seen_before_second = []
+
+    def held_back(fn, items, jobs=1, chunk=batch.CHUNK):
+        results = real(fn, items, jobs, chunk)
+        yield next(results)
+        _sys.stdout.flush()
+        seen_before_second.append(_sys.stdout.buffer.getvalue().decode())
+        yield from results
+
+    monkeypatch.setattr(batch, "ordered_map", held_back)
     for jobs in ("1", "2"):
-        p = subprocess.Popen([*COMMAND, "check", "--jobs", jobs, tmp_path / "a.play", fifo],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            ready, _, _ = select.select([p.stdout], [], [], 120)
-            assert ready, "no output while the second play was still unread"
-            assert p.stdout.readline().startswith(f"{tmp_path / 'a.play'}: LEGAL under tcg")
-            with open(fifo, "w") as w:   # only now does the second play exist
-                w.write(ILLEGAL)
-            rest, _ = p.communicate(timeout=120)
-        finally:
-            p.kill()
-        assert f"{fifo}: ILLEGAL under tcg (as expected)" in rest and p.returncode == 0
+        seen_before_second.clear()
+        r = run("check", "--jobs", jobs, tmp_path / "a.play", tmp_path / "b.play")
+        assert r.exit_code == 0, r.output
+        assert seen_before_second[0].startswith(f"{tmp_path / 'a.play'}: LEGAL under tcg")
+        assert "b.play" not in seen_before_second[0]
+        assert f"{tmp_path / 'b.play'}: ILLEGAL under tcg (as expected)" in r.output
 
 
 def test_a_progress_bar_on_a_terminal_only(tmp_path):

@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 from ygo_timing.errors import InputError
-from ygo_timing.inputs import jsonloc
+from ygo_timing.inputs import fileio, jsonloc
 from ygo_timing.model import vocab
 
 
@@ -157,7 +157,7 @@ class _Reader:
 
 _REQUIRED = object()
 # An imported card pool (cards import) is larger than a play: ~13,000 cards take ~8 MB.
-MAX_CATALOGUE_BYTES = 48 * 1024 * 1024
+MAX_CATALOGUE_BYTES = vocab.MAX_CATALOGUE_BYTES
 
 
 def _short(v, n: int = 60) -> str:
@@ -259,10 +259,12 @@ def load_file(path: str) -> list[Card]:
         key = (str(p.resolve()), st.st_mtime_ns, st.st_size)
         if key in _LOADED:
             return _LOADED[key]
-        data = p.read_bytes() if st.st_size <= MAX_CATALOGUE_BYTES else None
     except OSError as e:
         raise CatalogueError(path, None, f"cannot read: {e.strerror}") from None
-    if data is None:
+    # a FIFO or a device is refused; what is read is bounded whatever stat said (st_size
+    # only spares reading a file already known to be too large)
+    data = b"" if st.st_size > MAX_CATALOGUE_BYTES else fileio.read_regular(path, MAX_CATALOGUE_BYTES, CatalogueError)
+    if max(st.st_size, len(data)) > MAX_CATALOGUE_BYTES:
         raise CatalogueError(path, None, f"file is larger than {MAX_CATALOGUE_BYTES} bytes")
     cards = parse_document(data, path)
     if len(_LOADED) > 8:

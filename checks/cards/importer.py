@@ -14,9 +14,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ygo_timing.cards import catalogue, luascan
 from ygo_timing.cards import luaconst as K
-from ygo_timing.cards import luascan
 from ygo_timing.errors import InputError
+from ygo_timing.inputs import fileio, jsonloc
 
 MAX_CDB_BYTES = 512 * 1024 * 1024
 MAX_CARDS = 100_000
@@ -111,33 +112,88 @@ class Imported:
 
 
 # --- the database -------------------------------------------------------------------------------
+MAX_CELL_BYTES = 64 * 1024     # one value of a row (a card's text is a few hundred bytes)
+MAX_ROW_BYTES = 256 * 1024     # one row, all its values
+CDB_STEPS = 20_000             # SQLite progress calls (each 10,000 VM steps) for the whole read
+
+COLUMNS = "d.id, d.ot, d.alias, d.type, d.atk, d.def, d.level, d.attribute, t.name, t.desc"
+
+
 def read_cdb(path: str):
-    """Rows (id, ot, alias, type, atk, def, level, attribute, name, desc) of a cards.cdb."""
-    p = Path(path)
-    try:
-        size = p.stat().st_size
-    except OSError as e:
-        raise PoolError(path, None, f"cannot read: {e.strerror}") from None
+    """Rows (id, ot, alias, type, atk, def, level, attribute, name, desc) of a cards.cdb, one at a
+    time (never all in memory). The database is untrusted: a value larger than MAX_CELL_BYTES, a
+    row larger than MAX_ROW_BYTES, a generated column or a read that takes too long is an error."""
+    fileio.regular_file(path, PoolError)   # a FIFO would block SQLite's open
+    size = Path(path).stat().st_size
     if size > MAX_CDB_BYTES:
         raise PoolError(path, None, f"database is larger than {MAX_CDB_BYTES} bytes")
     try:
-        db = sqlite3.connect(p.resolve().as_uri() + "?mode=ro", uri=True)
-        try:
-            tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
-            missing = {"datas", "texts"} - tables
-            if missing:
-                raise PoolError(path, None, f"not a card database: no table {sorted(missing)[0]!r} "
-                                               "(expected tables 'datas' and 'texts')")
-            rows = db.execute(
-                "select d.id, d.ot, d.alias, d.type, d.atk, d.def, d.level, d.attribute, t.name, t.desc "
-                "from datas d left join texts t on t.id = d.id order by d.id limit ?", (MAX_CARDS + 1,)).fetchall()
-        finally:
-            db.close()
+        db = sqlite3.connect(Path(path).resolve().as_uri() + "?mode=ro", uri=True)
     except sqlite3.Error as e:
         raise PoolError(path, None, f"not a readable SQLite card database: {e}") from None
-    if len(rows) > MAX_CARDS:
-        raise PoolError(path, None, f"more than {MAX_CARDS} cards")
-    return rows
+    calls = [0]
+
+    def budget():
+        calls[0] += 1
+        return calls[0] > CDB_STEPS   # non-zero interrupts the query
+
+    def fail(e):
+        why = (f"a value larger than {MAX_CELL_BYTES} bytes" if "too big" in str(e) else
+               "reading it takes more than its budget of SQLite steps" if calls[0] > CDB_STEPS else e)
+        return PoolError(path, None, f"not a readable SQLite card database: {why}")
+    try:
+        if hasattr(db, "setlimit"):   # Python 3.11+: SQLite itself refuses a larger value
+            db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_CELL_BYTES)
+        db.set_progress_handler(budget, 10_000)
+        tables = {r[0] for r in db.execute("select name from sqlite_master where type='table'")}
+        missing = {"datas", "texts"} - tables
+        if missing:
+            raise PoolError(path, None, f"not a card database: no table {sorted(missing)[0]!r} "
+                                           "(expected tables 'datas' and 'texts')")
+        for table in ("datas", "texts"):   # a generated column computes its values on reading
+            if any(r[-1] for r in db.execute(f"pragma table_xinfo({table})")):
+                raise PoolError(path, None, f"table {table!r} has a generated column; a card database has none")
+    except sqlite3.Error as e:
+        db.close()
+        raise fail(e) from None
+    except PoolError:
+        db.close()
+        raise
+
+    def rows():
+        query = f"select {COLUMNS} from datas d left join texts t on t.id = d.id order by d.id limit ?"
+        try:
+            for n, row in enumerate(db.execute(query, (MAX_CARDS + 1,)), start=1):
+                if n > MAX_CARDS:
+                    raise PoolError(path, None, f"more than {MAX_CARDS} cards")
+                sizes = [len(v) for v in row if isinstance(v, (str, bytes))]
+                if max(sizes, default=0) > MAX_CELL_BYTES or sum(sizes) > MAX_ROW_BYTES:
+                    raise PoolError(path, None, f"datas id {str(row[0])[:20]}: a value larger than "
+                                                f"{MAX_CELL_BYTES} bytes or a row larger than {MAX_ROW_BYTES}")
+                yield row
+        except sqlite3.Error as e:
+            raise fail(e) from None
+        finally:
+            db.close()
+    try:
+        total = min(db.execute("select count(*) from datas").fetchone()[0], MAX_CARDS + 1)
+    except sqlite3.Error as e:
+        db.close()
+        raise fail(e) from None
+    return CdbRows(total, rows())
+
+
+class CdbRows:
+    """The rows of a card database, read one at a time, and how many there are (for progress)."""
+
+    def __init__(self, total: int, rows):
+        self.total, self.rows = total, rows
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __iter__(self):
+        return self.rows
 
 
 def card_kind(tbits: int):
@@ -398,8 +454,9 @@ def map_card(row, script: luascan.Script | None, script_path: str | None, warn):
 
 
 # --- the pool -----------------------------------------------------------------------------------
-def import_pool(cdb: str, scripts: str | None = None, progress=None) -> Imported:
-    """`progress(done, total)`, if given, hears of the rows read (every 100)."""
+def import_pool(cdb: str, scripts: str | None = None, progress=None, follow_symlinks: bool = False) -> Imported:
+    """`progress(done, total)`, if given, hears of the rows read (every 100); links under
+    `scripts` are followed only with `follow_symlinks`."""
     rows = read_cdb(cdb)
     out = Imported()
     warn = out.warnings.append
@@ -408,11 +465,11 @@ def import_pool(cdb: str, scripts: str | None = None, progress=None) -> Imported
         sdir = Path(scripts)
         if not sdir.is_dir():
             raise PoolError(scripts, None, "not a directory of card scripts")
-        for f in sdir.rglob("c*.lua"):
+        found, _ = fileio.walk(sdir, follow_symlinks)
+        for f in found:
             m = re.fullmatch(r"c(\d+)\.lua", f.name)
             if m:
                 files.setdefault(int(m.group(1)), f)
-    ids = {r[0] for r in rows}
     names = {}
     for n, row in enumerate(rows):
         if progress and n % 100 == 0:
@@ -430,7 +487,7 @@ def import_pool(cdb: str, scripts: str | None = None, progress=None) -> Imported
             continue
         if desc is not None and not isinstance(desc, str):
             desc = None
-        if alias and alias in ids and names.get(name) == alias:
+        if alias and names.get(name) == alias:
             out.skipped["alternate artwork"] += 1
             continue
         if card_kind(tbits) is None:
@@ -445,16 +502,19 @@ def import_pool(cdb: str, scripts: str | None = None, progress=None) -> Imported
         if f is not None:
             spath = str(f)
             try:
-                if f.stat().st_size > luascan.MAX_SCRIPT_BYTES:   # not even read into memory
-                    raise luascan.ScriptError(spath, None, f"script is larger than {luascan.MAX_SCRIPT_BYTES} bytes")
-                script = luascan.scan(f.read_bytes(), spath)
+                # a FIFO or a device is refused; no more than one byte past the limit is read
+                script = luascan.scan(fileio.read_regular(f, luascan.MAX_SCRIPT_BYTES, luascan.ScriptError), spath)
             except luascan.ScriptError as e:
                 warn(str(e))
-            except OSError as e:
-                warn(f"{spath}: cannot read: {e.strerror}")
             for w in (script.warnings if script else []):
                 warn(w)
         rec = map_card(row, script, spath, warn)
+        try:   # what is written must load: an entry the catalogue refuses is not written
+            catalogue.parse_card(rec.entry, jsonloc.Located(rec.entry, {}), cdb, ())
+        except catalogue.CatalogueError as e:
+            warn(f"{where}: not a valid catalogue entry ({e.message}); row skipped")
+            out.skipped["refused by the catalogue"] += 1
+            continue
         if script is None and f is not None:
             rec.entry.setdefault("unknown", [])
             if "effects" not in rec.entry["unknown"]:

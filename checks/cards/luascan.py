@@ -15,8 +15,10 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ygo_timing.cards import luaconst
+from ygo_timing.errors import InputError
 
 MAX_SCRIPT_BYTES = 256 * 1024
+MAX_CONDITION = 16 * 1024   # characters of one condition function (real ones are a few hundred)
 SETTERS = ("Type", "Code", "Property", "Category", "Range", "Condition")
 
 # Procedures that register only summoning rules, limits or hints: no effect that can be activated
@@ -40,12 +42,8 @@ ACTIVATION_HELPERS = {
 }
 
 
-class ScriptError(Exception):
+class ScriptError(InputError):
     """A script that cannot be read. str() -> "path:line: message"."""
-
-    def __init__(self, path, line, message):
-        super().__init__(f"{path}:{line}: {message}" if line else f"{path}: {message}")
-        self.path, self.line, self.message = path, line, message
 
 
 @dataclass
@@ -85,27 +83,66 @@ class Script:
 
 
 # --- lexing ----------------------------------------------------------------------------------
-_LEXEME = re.compile(
-    r"--\[(?P<eq1>=*)\[.*?\](?P=eq1)\]"       # long comment
-    r"|--[^\n]*"                                  # line comment
-    r"|\[(?P<eq2>=*)\[.*?\](?P=eq2)\]"          # long string
-    r"|\"(?:\\.|[^\"\\\n])*\"?"               # strings (an unclosed one ends at the line)
-    r"|'(?:\\.|[^'\\\n])*'?",
-    re.S)
+# Linear in the script's size: each comment or string is found from where the last one ended,
+# and a long bracket's end with one str.find (a regex alternation retried at every unclosed
+# `[[` costs the rest of the file each time: quadratic).
+_OPENING = re.compile(r"--\[(?P<c>=*)\[|--|\[(?P<s>=*)\[|[\"']")
+_SHORT = {q: re.compile(q + r"(?:\\.|[^" + q + r"\\\n])*" + q + "?") for q in "\"'"}   # unclosed: ends at the line
 _NOT_NEWLINE = re.compile(r"[^\n]")
-
-
-def _blank_one(m):
-    s = m.group(0)
-    if s.startswith("--"):
-        return _NOT_NEWLINE.sub(" ", s)
-    return '""' + _NOT_NEWLINE.sub(" ", s[2:])
 
 
 def blank(text: str) -> str:
     """The script with comments and string contents replaced by spaces (newlines kept), so that
-    offsets and line numbers stay those of the file."""
-    return _LEXEME.sub(_blank_one, text)
+    offsets and line numbers stay those of the file. Raises ValueError(offset, message) on a
+    long comment or string that is never closed (Lua refuses such a script too)."""
+    out, pos = [], 0
+    while (m := _OPENING.search(text, pos)) is not None:
+        out.append(text[pos:m.start()])
+        tok, eq = m.group(0), m.group("c") if m.group("c") is not None else m.group("s")
+        if eq is not None:
+            close = text.find("]" + eq + "]", m.end())
+            if close < 0:
+                what = "comment" if tok.startswith("--") else "string"
+                raise ValueError(m.start(), f"long {what} '{tok}' is never closed")
+            end = close + len(eq) + 2
+        elif tok == "--":
+            end = text.find("\n", m.end())
+            end = len(text) if end < 0 else end
+        else:
+            end = _SHORT[tok].match(text, m.start()).end()
+        lexeme = text[m.start():end]
+        out.append(_NOT_NEWLINE.sub(" ", lexeme) if tok.startswith("--")
+                   else '""' + _NOT_NEWLINE.sub(" ", lexeme[2:]))
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def brackets(code: str) -> dict:
+    """Offset of each '(', '{' or '[' -> offset just past the bracket that closes it (any kind
+    closes any, as the old depth count did), in one pass."""
+    match, stack = {}, []
+    for m in _BRACKET.finditer(code):
+        if m.group() in "({[":
+            stack.append(m.start())
+        elif stack:
+            match[stack.pop()] = m.end()
+    return match
+
+
+_BRACKET = re.compile(r"[(){}\[\]]")
+_ARG_STOP = re.compile(r"[,({\[]")
+
+
+def first_arg_end(code: str, start: int, end: int, match: dict) -> int:
+    """Where the first argument of a call whose arguments span code[start:end] ends: at its
+    first top-level comma, jumping over bracketed groups (so nested calls cost no rescans)."""
+    k = start
+    while (m := _ARG_STOP.search(code, k, end)) is not None:
+        if m.group() == ",":
+            return m.start()
+        k = match.get(m.start(), end)
+    return end
 
 
 _KEYWORD = re.compile(r"(?<![\w.:])(function|if|do|repeat|end|until)(?!\w)")
@@ -136,32 +173,6 @@ def functions(code: str) -> dict:
     if stack:
         raise ValueError(stack[-1][2], f"'{stack[-1][0]}' block is never closed")
     return out
-
-
-def balanced(code: str, start: int) -> int | None:
-    """Offset just past the ')' matching the '(' before `start`."""
-    depth = 1
-    for k in range(start, min(len(code), start + 20_000)):
-        c = code[k]
-        if c in "({[":
-            depth += 1
-        elif c in ")}]":
-            depth -= 1
-            if depth == 0:
-                return k + 1
-    return None
-
-
-def first_arg(args: str) -> str:
-    depth = 0
-    for k, c in enumerate(args):
-        if c in "({[":
-            depth += 1
-        elif c in ")}]":
-            depth -= 1
-        elif c == "," and depth == 0:
-            return args[:k].strip()
-    return args.strip()
 
 
 # --- constant expressions ----------------------------------------------------------------------
@@ -254,17 +265,22 @@ def scan(data: bytes, path: str) -> Script:
     if len(data) > MAX_SCRIPT_BYTES:
         raise ScriptError(path, None, f"script is larger than {MAX_SCRIPT_BYTES} bytes")
     text = data.decode("utf-8", errors="replace")
-    code = blank(text)
-    newlines = [m.start() for m in re.finditer("\n", code)]
+    newlines = [m.start() for m in re.finditer("\n", text)]   # blank() keeps every newline
 
     def line(pos):
         return bisect_right(newlines, pos - 1) + 1
 
     try:
+        code = blank(text)
+    except ValueError as e:
+        pos, msg = e.args
+        raise ScriptError(path, line(pos), msg) from None
+    try:
         funcs = functions(code)
     except ValueError as e:
         pos, msg = e.args
         raise ScriptError(path, line(pos), f"unbalanced Lua blocks: {msg}") from None
+    match = brackets(code)
     init = next((span for name, span in funcs.items() if name.endswith(".initial_effect")), None)
     if init is None:
         raise ScriptError(path, None, "no initial_effect function")
@@ -286,17 +302,23 @@ def scan(data: bytes, path: str) -> Script:
             live[m.group("av")] = EffectDecl(m.group("av"), ln, helper=fn)
         elif m.group("set"):
             d = live.get(m.group("sv"))
-            close = balanced(code, m.end())
+            close = match.get(m.end() - 1)
             if d is None or close is None:
                 if close is None:
                     out.warnings.append(f"{path}:{ln}: unclosed '(' in Set{m.group('sn')}")
                 continue
-            arg = first_arg(code[m.end():close - 1])
+            # slices of the argument are bounded: nested setters must not copy the rest each time
+            start, stop = m.end(), first_arg_end(code, m.end(), close - 1, match)
             name = m.group("sn")
-            d.settings[name] = Setting(" ".join(arg.split())[:300],
-                                       None if name == "Condition" else const_value(arg), ln)
+            head = code[start:min(stop, start + 600)].strip()
+            d.settings[name] = Setting(" ".join(head.split())[:300], None if name == "Condition" or
+                                       stop - start > 500 else const_value(code[start:stop]), ln)
             if name == "Condition":
-                d.cond_body, d.cond_line = _condition_body(arg, funcs, code), ln
+                body = _condition_body(code[start:stop] if stop - start <= MAX_CONDITION else "", funcs, code)
+                if stop - start > MAX_CONDITION or len(body) > MAX_CONDITION:
+                    raise ScriptError(path, ln, f"a condition longer than {MAX_CONDITION} characters; "
+                                                "beyond what the reader reads")
+                d.cond_body, d.cond_line = body, ln
         elif m.group("reg"):
             var = m.group("rv").strip()
             d = live.get(var)

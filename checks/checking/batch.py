@@ -6,13 +6,13 @@ with a bounded number in flight so that memory stays flat however long the input
 """
 from __future__ import annotations
 
-import multiprocessing
-from collections import deque
 from dataclasses import dataclass
-from functools import partial
 
+from ygo_timing.checking import workers
 from ygo_timing.checking.check import check_play
+from ygo_timing.checking.deadline import DEFAULT_DEADLINE_S
 from ygo_timing.checking.verdict import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Verdict
+from ygo_timing.errors import internal
 from ygo_timing.inputs.play import PlayError, load, parse_json
 
 CHUNK = 8            # items per task sent to a worker: fewer, larger messages
@@ -26,6 +26,7 @@ class Options:
     timeout_ms: int = DEFAULT_TIMEOUT_MS
     rlimit: int = DEFAULT_RLIMIT
     verify: bool = False
+    deadline_s: float | None = DEFAULT_DEADLINE_S
 
 
 def check_path(path: str, opts: Options) -> Verdict:
@@ -34,12 +35,8 @@ def check_path(path: str, opts: Options) -> Verdict:
     except PlayError as e:
         return Verdict(str(path), opts.ruleset or "ocg", "error", message=str(e))
     except Exception as e:   # a parser bug must not print a traceback (check_play does the same)
-        return Verdict(str(path), opts.ruleset or "ocg", "error", message=_internal(path, e))
+        return Verdict(str(path), opts.ruleset or "ocg", "error", message=internal(path, e))
     return _check(play, opts)
-
-
-def _internal(where, e: Exception) -> str:
-    return f"{where}: internal error, please report: {type(e).__name__}: {e}"
 
 
 def check_line(item: tuple, opts: Options) -> Verdict:
@@ -52,7 +49,7 @@ def check_line(item: tuple, opts: Options) -> Verdict:
     except PlayError as e:
         return Verdict(name, opts.ruleset or "ocg", "error", message=str(e), record=lineno)
     except Exception as e:
-        return Verdict(name, opts.ruleset or "ocg", "error", message=_internal(f"{name}:{lineno}", e),
+        return Verdict(name, opts.ruleset or "ocg", "error", message=internal(f"{name}:{lineno}", e),
                        record=lineno)
     v = _check(play, opts)
     v.record = lineno
@@ -60,40 +57,37 @@ def check_line(item: tuple, opts: Options) -> Verdict:
 
 
 def _check(play, opts: Options) -> Verdict:
-    return check_play(play, opts.ruleset, opts.cards_files, opts.timeout_ms, opts.rlimit, verify=opts.verify)
-
-
-def _run_chunk(fn, chunk):
-    return [fn(item) for item in chunk]
+    return check_play(play, opts.ruleset, opts.cards_files, opts.timeout_ms, opts.rlimit, verify=opts.verify,
+                      deadline_s=opts.deadline_s)
 
 
 def ordered_map(fn, items, jobs: int = 1, chunk: int = CHUNK):
-    """fn(item) for each item, in order; `jobs` > 1 spreads chunks of `chunk` items over processes."""
+    """fn(item) for each item, in order; `jobs` > 1 spreads chunks of `chunk` items over processes
+    (checking/workers.py: a worker that dies costs the item it was on, as fn.lost(item, why))."""
     if jobs <= 1:
         for item in items:
             yield fn(item)
         return
-    with multiprocessing.Pool(jobs) as pool:
-        pending = deque()
-        for part in _chunks(items, chunk):
-            pending.append(pool.apply_async(_run_chunk, (fn, part)))
-            if len(pending) >= jobs * IN_FLIGHT:
-                yield from pending.popleft().get()
-        while pending:
-            yield from pending.popleft().get()
+    yield from workers.ordered_map(fn, items, jobs, getattr(fn, "lost", None), chunk, IN_FLIGHT)
 
 
-def _chunks(items, size):
-    chunk = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
-
-
-def checker(kind: str, opts: Options):
+@dataclass(frozen=True)
+class Checker:
     """The picklable per-item function for `ordered_map`: "path" or "jsonl" items."""
-    return partial(check_path if kind == "path" else check_line, opts=opts)
+    kind: str
+    opts: Options
+
+    def __call__(self, item) -> Verdict:
+        return check_path(item, self.opts) if self.kind == "path" else check_line(item, self.opts)
+
+    def lost(self, item, why: str) -> Verdict:
+        """The error verdict of an item whose worker died (or which could not reach one)."""
+        ruleset = self.opts.ruleset or "ocg"
+        if self.kind == "path":
+            return Verdict(str(item), ruleset, "error", message=f"{item}: not checked: {why}")
+        name, lineno, _ = item
+        return Verdict(name, ruleset, "error", message=f"{name}:{lineno}: not checked: {why}", record=lineno)
+
+
+def checker(kind: str, opts: Options) -> Checker:
+    return Checker(kind, opts)

@@ -10,37 +10,45 @@ from __future__ import annotations
 
 import z3
 from ygo_timing.cards import catalogue
+from ygo_timing.checking.deadline import DEFAULT_DEADLINE_S, Deadline, DeadlineExceeded
 from ygo_timing.checking.facts import play_cards
 from ygo_timing.checking.run import Outcome, Run, walk
 from ygo_timing.checking.verdict import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Verdict
+from ygo_timing.errors import internal
 from ygo_timing.inputs.play import Play, PlayError
 from ygo_timing.model import compiled
 from ygo_timing.model.rulebook import rule_info, short_statement
 
 
 def check_play(play: Play, ruleset: str | None = None, cards_files=(), timeout_ms=DEFAULT_TIMEOUT_MS,
-               rlimit=DEFAULT_RLIMIT, without: frozenset = frozenset(), verify: bool = False) -> Verdict:
+               rlimit=DEFAULT_RLIMIT, without: frozenset = frozenset(), verify: bool = False,
+               deadline_s: float | None = DEFAULT_DEADLINE_S) -> Verdict:
     """The verdict on one play. `without` removes rules (to test that each one matters);
-    `verify` replays a legal play through the solver too (illegal ones always are)."""
+    `verify` replays a legal play through the solver too (illegal ones always are); past
+    `deadline_s` seconds for the whole play (None: no deadline) the verdict is unknown."""
     from ygo_timing.cards.unsettled import (
         demote,  # imported cards with unknown properties never get a verdict
     )
+    deadline = Deadline(deadline_s)
     try:
-        return demote(_check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify), play, cards_files)
+        return demote(_check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify, deadline),
+                      play, cards_files)
+    except DeadlineExceeded as e:
+        return Verdict(play.path, ruleset or play.ruleset or "ocg", "unknown",
+                       message=f"{play.path}: {e}; no verdict -- raise --deadline")
     except z3.Z3Exception as e:   # e.g. a resource limit hit while building terms
         return Verdict(play.path, ruleset or play.ruleset or "ocg", "unknown",
                        message=f"{play.path}: the solver gave up ({e}); no verdict")
     except Exception as e:  # a bug must not print a traceback, nor pass for "legal"
-        return Verdict(play.path, ruleset or play.ruleset or "ocg", "error",
-                       message=f"{play.path}: internal error, please report: {type(e).__name__}: {e}")
+        return Verdict(play.path, ruleset or play.ruleset or "ocg", "error", message=internal(play.path, e))
 
 
-def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify):
+def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify, deadline=None):
     name = ruleset or play.ruleset or "ocg"
     v = Verdict(play.path, name, "legal", expect=play.expect, expect_rules=list(play.expect_rules))
     try:
         cards = play_cards(play, cards_files)
-        run = Run(play, name, cards, timeout_ms, rlimit, without)
+        run = Run(play, name, cards, timeout_ms, rlimit, without, deadline)
     except (PlayError, catalogue.CatalogueError) as e:
         v.verdict, v.message = "error", str(e)
         return v
@@ -54,7 +62,7 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify):
             return _fill(v, fast)
     # an illegal step (or a verified play) is replayed from the start by the solver, which
     # confirms it independently of the compiled code and explains it
-    slow = Run(play, name, cards, timeout_ms, rlimit, without)
+    slow = Run(play, name, cards, timeout_ms, rlimit, without, deadline)
     outcome = walk(slow, slow.step)
     if fast is not None and not _agree(fast, outcome):
         v.verdict = "error"

@@ -20,6 +20,7 @@ class Explainer:
 
     def explain(self, pre, acts):
         """Every restriction the step breaks, and a minimal set of facts behind it."""
+        self.run.phase = "explaining"
         rel = self.run.rel
         lits = list(rel.lits.values())
         broken = []
@@ -73,19 +74,22 @@ class Explainer:
         return out
 
     def minimise(self, fixed, facts):
-        s = self.run.rel.solver
+        """A minimal subset of `facts` that `fixed` makes unsat: the one QuickXplain prefers in the
+        order of `facts`. It depends only on which subsets are unsat, never on an unsat core,
+        which depends on what the shared solver was asked before (other plays, other
+        processes): the same play gets the same facts in any batch, with any --jobs."""
         if self.run.solve(fixed + facts) != z3.unsat:
             return []
-        core_ids = {c.get_id() for c in s.unsat_core()}
-        core = [f for f in facts if f.get_id() in core_ids]
-        k = 0
-        while k < len(core):
-            trial = core[:k] + core[k + 1:]
-            if self.run.solve(fixed + trial) == z3.unsat:
-                core = trial
-            else:
-                k += 1
-        return core
+
+        def split(base, changed, candidates):
+            if changed and self.run.solve(base) == z3.unsat:
+                return []
+            if len(candidates) == 1:
+                return list(candidates)
+            half = len(candidates) // 2
+            later = split(base + candidates[:half], True, candidates[half:])
+            return split(base + later, bool(later), candidates[:half]) + later
+        return split(fixed, False, facts)
 
     def describe(self, term):
         """A fact about the state, in words, with the line it comes from."""

@@ -34,6 +34,9 @@ class Universe:
             for k, e in enumerate(card.effects, start=1):
                 self.eff_id[(i, k)] = len(self.effects)
                 self.effects.append((i, k, e))
+        if len(self.effects) > vocab.MAX_PLAY_EFFECTS:   # keeps building the relation within a deadline
+            raise PlayError(play.path, None, f"the play's cards have {len(self.effects)} activatable effects; "
+                                             f"a play may have at most {vocab.MAX_PLAY_EFFECTS}")
         archetypes = sorted({c.archetype for c in self.cards if c.archetype})
         self.archetype_id = {a: n + 1 for n, a in enumerate(archetypes)}
 

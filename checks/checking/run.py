@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import z3
+from ygo_timing.checking.deadline import Deadline
 from ygo_timing.checking.explain import Explainer
 from ygo_timing.checking.facts import (
     Universe,
@@ -25,7 +26,9 @@ class Run:
     """One play being checked."""
 
     def __init__(self, play: Play, ruleset: str, cards: dict, timeout_ms: int, rlimit: int,
-                 without: frozenset = frozenset()):
+                 without: frozenset = frozenset(), deadline: Deadline | None = None):
+        self.deadline = deadline or Deadline(None)   # checked before every step and query
+        self.phase, self.current_line = "checking", None
         self.play, self.ruleset, self.without = play, ruleset, without
         self.uni = Universe(play, cards)
         self.ncards, self.neffects = bucket(max(1, len(self.uni.specs))), bucket(max(1, len(self.uni.effects)))
@@ -57,7 +60,9 @@ class Run:
     # the solver side is built only when a step needs the solver
     @cached_property
     def rel(self):
-        return relation(self.ruleset, self.ncards, self.neffects, self.without)
+        rel = relation(self.ruleset, self.ncards, self.neffects, self.without)
+        self.deadline.check("building the step relation")
+        return rel
 
     @cached_property
     def ctx(self):
@@ -81,7 +86,9 @@ class Run:
 
     @cached_property
     def evaluator(self):
-        return compiled.evaluator(self.ruleset, self.ncards, self.neffects, self.without)
+        ev = compiled.evaluator(self.ruleset, self.ncards, self.neffects, self.without)
+        self.deadline.check("compiling the step relation")
+        return ev
 
     @cached_property
     def prepared(self):
@@ -157,13 +164,18 @@ class Run:
         return term
 
     def solve(self, extra):
+        where = f"{self.phase} line {self.current_line}"
+        self.deadline.check(where)
         s = self.rel.solver
-        s.set("timeout", self.timeout_ms)
+        s.set("timeout", self.deadline.clamp_ms(self.timeout_ms))
         s.set("rlimit", self.rlimit)
         # Solver.check(*terms) re-casts every assumption, which costs more than the check
         # itself with ~450 of them; they are Boolean terms already
         terms = (z3.Ast * len(extra))(*(t.as_ast() for t in extra))
-        return z3.CheckSatResult(z3.Z3_solver_check_assumptions(s.ctx.ref(), s.solver, len(extra), terms))
+        result = z3.CheckSatResult(z3.Z3_solver_check_assumptions(s.ctx.ref(), s.solver, len(extra), terms))
+        if result == z3.unknown:   # the query's time limit may have been the deadline's
+            self.deadline.check(where)
+        return result
 
     def guard(self, act, line):
         if act["kind"] == A["activate"] and self.get("chain_len") >= vocab.MAX_CHAIN:
@@ -173,6 +185,7 @@ class Run:
     def eval_step(self, act, line, text=""):
         """One step by the compiled relation: ("sat", None), or ("unsat", the rule IDs it breaks)
         (a candidate the solver then confirms); raises Undetermined when it cannot decide."""
+        self.deadline.check(f"checking line {line}")
         self.guard(act, line)
         broken, post = self.evaluator.step(self.vals, [act[f] for f in ACTION_FIELDS], self.prepared)
         self.steps += 1

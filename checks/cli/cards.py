@@ -11,6 +11,7 @@ import time
 
 import click
 from ygo_timing.cards import importer as cardimport
+from ygo_timing.inputs import fileio
 from ygo_timing.model import rulesets
 from ygo_timing.progress import Progress
 from ygo_timing.symbolic import audit as audit_mod
@@ -21,10 +22,10 @@ def _fail(e):
     sys.exit(2)
 
 
-def _load(cdb, scripts):
+def _load(cdb, scripts, follow_symlinks):
     try:
         with Progress("importing cards") as bar:
-            return cardimport.import_pool(cdb, scripts, bar)
+            return cardimport.import_pool(cdb, scripts, bar, follow_symlinks)
     except cardimport.PoolError as e:
         _fail(e)
 
@@ -60,21 +61,21 @@ Exit codes: 0 imported, 1 rows or scripts skipped or partly read (reported), 2 i
 @click.option("--out", "out", type=click.Path(dir_okay=False), help="Write the catalogue here (default: standard output).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Form of the report (coverage, warnings).")
-def import_cmd(cdb, scripts, out, fmt):
+@click.option("--follow-symlinks", is_flag=True, help="Follow symbolic links under --scripts (not by default).")
+def import_cmd(cdb, scripts, out, fmt, follow_symlinks):
     """Import a YGOPro/EDOPro card pool as a catalogue usable with --cards."""
     start = time.perf_counter()
-    imported = _load(cdb, scripts)
+    imported = _load(cdb, scripts, follow_symlinks)
     seconds = time.perf_counter() - start
     text = catalogue_text(imported)
     report_to_stderr = out is None
     if out is None:
         click.echo(text, nl=False)
     else:
-        try:
-            with open(out, "w", encoding="utf-8") as f:
-                f.write(text)
-        except OSError as e:
-            _fail(f"{out}: cannot write: {e.strerror}")
+        try:   # whole or not at all: a kill mid-write leaves the old catalogue
+            fileio.write_atomic(out, text)
+        except fileio.WriteError as e:
+            _fail(e)
     if fmt == "json":
         report = json.dumps({"cards": len(imported.records), "seconds": round(seconds, 2),
                              "skipped": dict(imported.skipped), "warnings": imported.warnings,
@@ -98,9 +99,10 @@ Exit codes: 0 agree, 1 disagreements found, 2 input or usage error, 3 the solver
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--examples", type=click.IntRange(0, 10_000), default=5, show_default=True,
               help="Disagreements shown per rule ID (text form; JSON lists all).")
-def audit_cmd(cdb, scripts, ruleset, fmt, examples):
+@click.option("--follow-symlinks", is_flag=True, help="Follow symbolic links under --scripts (not by default).")
+def audit_cmd(cdb, scripts, ruleset, fmt, examples, follow_symlinks):
     """Compare, per card and Battle Phase window, our rules with the engine's script flags."""
-    imported = _load(cdb, scripts)
+    imported = _load(cdb, scripts, follow_symlinks)
     for w in imported.warnings:
         click.echo(f"warning: {w}", err=True)
     results = []

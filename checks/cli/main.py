@@ -15,6 +15,7 @@ from pathlib import Path
 import click
 from ygo_timing.cards import catalogue
 from ygo_timing.checking import batch
+from ygo_timing.checking.deadline import DEFAULT_DEADLINE_S
 from ygo_timing.checking.verdict import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from ygo_timing.cli import cards as cardcli
 from ygo_timing.cli import settings
@@ -98,8 +99,12 @@ Exit codes:
                    "(e.g. tcp://10.0.0.5:8786; pip install 'ygo-timing[dask]'), in input order.")
 @click.option("-q", "--quiet", is_flag=True, help="Text: print only the plays that fail; no progress bar.")
 @click.option("-v", "--verbose", is_flag=True, help="Also a summary line on standard error at the end.")
+@click.option("--deadline", "deadline_s", type=click.FloatRange(0), default=DEFAULT_DEADLINE_S, show_default=True,
+              help="Seconds for one whole play (building, stepping, explaining); past it the verdict is "
+                   "unknown. 0: none.")
+@click.option("--follow-symlinks", is_flag=True, help="Follow symbolic links met in a directory (not by default).")
 def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout, rlimit, exit_zero,
-          root, stdin_filename, dask, quiet, verbose, trace):
+          root, stdin_filename, dask, quiet, verbose, trace, deadline_s, follow_symlinks):
     """Check play files (a directory means every .play/.json file under it; - reads one play
     from standard input)."""
     names = list(paths) + (builtin_examples() if examples else [])
@@ -128,7 +133,8 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
     if dask and cards_files:
         raise UsageError("--dask with --cards: the workers would read the files at their own paths; "
                          "put the cards inline in the plays (card: lines) instead")
-    opts = batch.Options(ruleset, tuple(cards_files), timeout_ms, rlimit, verify=verify)
+    opts = batch.Options(ruleset, tuple(cards_files), timeout_ms, rlimit, verify=verify,
+                         deadline_s=deadline_s or None)
     jobs = jobs or usable_cpus()
     start = time.monotonic()
     if jsonl:
@@ -137,7 +143,7 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
         statuses = _check_jsonl(jsonl, opts, jobs, dask)
     else:
         statuses = _check_files(names, opts, jobs, fmt, root or settings.default_root(Path.cwd()), quiet,
-                                stdin_filename, trace)
+                                stdin_filename, trace, follow_symlinks)
     if verbose:
         click.echo(summary(statuses, time.monotonic() - start), err=True)
     code = ci_formats.run_status(statuses)
@@ -153,13 +159,14 @@ def _check_jsonl(name, opts, jobs, dask_address) -> list[int]:
     return statuses
 
 
-def _check_files(names, opts, jobs, fmt, root, quiet, stdin_filename, trace=False) -> list[int]:
+def _check_files(names, opts, jobs, fmt, root, quiet, stdin_filename, trace=False,
+                 follow_symlinks=False) -> list[int]:
     """The play files (or `-`), text and github printed play by play, the other formats (and the
     timelines: html, --trace) as one document at the end; the exit statuses."""
     if names == ["-"]:
         verdicts, total = iter([_stdin_verdict(stdin_filename or "<stdin>", opts)]), 1
     else:
-        found = play_files(names)
+        found = play_files(names, follow_symlinks)
         total = len(found)
         # one play per task: a play takes seconds, so the results stream and the load evens out
         verdicts = batch.ordered_map(batch.checker("path", opts), found, min(jobs, total), chunk=1)
@@ -223,7 +230,8 @@ def _stdin_verdict(name, opts):
     from ygo_timing.model import vocab
     data = sys.stdin.buffer.read(vocab.MAX_FILE_BYTES + 1)   # one byte past the limit: the parser says so
     return api.check_text(data, name=name, ruleset=opts.ruleset, cards=opts.cards_files,
-                          timeout=opts.timeout_ms / 1000, rlimit=opts.rlimit, verify=opts.verify).raw
+                          timeout=opts.timeout_ms / 1000, rlimit=opts.rlimit, verify=opts.verify,
+                          deadline=opts.deadline_s).raw
 
 
 def _jsonl_items(name):
@@ -315,11 +323,12 @@ Exit codes: 0 converted, 2 bad input (nothing written) or usage error.""")
 @click.option("--to", "to", type=click.Choice(convert.FORMATS), required=True,
               help="json or play (text form): one file per play; jsonl: one play per line.")
 @click.option("--out", help="Output file (default: standard output); a directory when PATH holds several plays.")
-def convert_command(path, to, out):
+@click.option("--follow-symlinks", is_flag=True, help="Follow symbolic links met in a directory (not by default).")
+def convert_command(path, to, out, follow_symlinks):
     """Convert plays between the text form, the JSON form and JSON Lines (PATH: a file, a
     directory of plays, a .jsonl file or - for JSON Lines on standard input)."""
     try:
-        convert.convert(path, to, out, click.echo)
+        convert.convert(path, to, out, click.echo, follow_symlinks)
     except (PlayError, convert.ConvertError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)

@@ -10,6 +10,7 @@ import json
 import sys
 from pathlib import Path
 
+from ygo_timing.inputs import fileio
 from ygo_timing.inputs.files import jsonl_items
 from ygo_timing.inputs.play import Play, PlayError, load, parse_json, to_json, to_text
 
@@ -29,7 +30,7 @@ def read_jsonl(stream, path: str):
         yield lineno, parse_json(data, path, first_line=lineno)
 
 
-def read(path: str) -> list[tuple[str, Play]]:
+def read(path: str, follow_symlinks: bool = False) -> list[tuple[str, Play]]:
     """(name for a written file, play) for every play PATH holds: `-` or *.jsonl is JSON Lines,
     a directory every play file under it, anything else one play file."""
     from ygo_timing.inputs.files import play_files
@@ -40,7 +41,8 @@ def read(path: str) -> list[tuple[str, Play]]:
         with open(p, "rb") as f:
             return _numbered(p.stem, list(read_jsonl(f, path)))
     if p.is_dir():
-        return [(str(f.relative_to(p).with_suffix("")), load(str(f))) for f in play_files([path])]
+        return [(str(f.relative_to(p).with_suffix("")), load(str(f)))
+                for f in play_files([path], follow_symlinks)]
     if not p.exists():
         raise ConvertError(f"no such file or directory: {path}")
     return [(p.stem, load(path))]
@@ -73,9 +75,10 @@ def render(play: Play, to: str) -> str:
     return json.dumps(to_json(play), ensure_ascii=True, separators=(",", ":")) + "\n"
 
 
-def convert(path: str, to: str, out: str | None, echo) -> list[str]:
-    """Convert; returns the files written (none when the result went to `echo`)."""
-    plays = read(path)
+def convert(path: str, to: str, out: str | None, echo, follow_symlinks: bool = False) -> list[str]:
+    """Convert; returns the files written (none when the result went to `echo`). Each file is
+    written whole or not at all (fileio.write_atomic), and never through a symbolic link."""
+    plays = read(path, follow_symlinks)
     if to == "jsonl" or (len(plays) == 1 and not Path(path).is_dir() and path != "-"
                          and Path(path).suffix.lower() != ".jsonl"):
         text = "".join(render(p, to) for _, p in plays)
@@ -83,7 +86,7 @@ def convert(path: str, to: str, out: str | None, echo) -> list[str]:
             echo(text.rstrip("\n") if text else "")
             return []
         _refuse_to_overwrite_input(Path(out), path)
-        Path(out).write_text(text, "utf-8")
+        _write(Path(out), text)
         return [out]
     if out is None or out == "-":
         raise ConvertError(f"{path} holds {len(plays)} plays: name a directory to write them into "
@@ -98,9 +101,19 @@ def convert(path: str, to: str, out: str | None, echo) -> list[str]:
     for t in targets:
         _refuse_to_overwrite_input(t, path)
     for t, (_, play) in zip(targets, plays):
-        t.parent.mkdir(parents=True, exist_ok=True)
-        t.write_text(render(play, to), "utf-8")
+        try:
+            t.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise ConvertError(f"--out {out}: cannot create {t.parent}: {e.strerror or e}") from None
+        _write(t, render(play, to), inside=root)
     return [str(t) for t in targets]
+
+
+def _write(target: Path, text: str, inside=None):
+    try:
+        fileio.write_atomic(target, text, inside)
+    except fileio.WriteError as e:
+        raise ConvertError(f"--out: {e}") from None
 
 
 def _refuse_to_overwrite_input(target: Path, src: str):

@@ -41,6 +41,9 @@ class JsonError(InputError):
         super().__init__(path, line, message)
         self.column = column
 
+    def __reduce__(self):
+        return (self.__class__, (self.message, self.line, self.column, self.path))
+
 
 @dataclass
 class Located:

@@ -16,6 +16,7 @@ solver's business (model/, checks/checking/check.py).
 """
 from __future__ import annotations
 
+from ygo_timing.inputs import fileio
 from ygo_timing.inputs.play.json_form import decode_bytes, parse_json, to_json
 from ygo_timing.inputs.play.model import (
     ACTION_KINDS,
@@ -42,11 +43,7 @@ __all__ = [
 
 def load(path: str) -> Play:
     """Read a play file: `.json` is the JSON form, anything else the text form."""
-    try:
-        with open(path, "rb") as f:
-            data = f.read(vocab.MAX_FILE_BYTES + 1)
-    except OSError as e:
-        raise PlayError(str(path), None, f"cannot read file: {e.strerror or e}") from None
+    data = fileio.read_regular(path, vocab.MAX_FILE_BYTES, PlayError)   # a FIFO or device: refused
     return parse_bytes(data, str(path))
 
 

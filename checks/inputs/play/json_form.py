@@ -339,19 +339,19 @@ def _jtype(v) -> str:
     return "an object"
 
 
-def decode_bytes(data: bytes, path: str) -> str:
+def decode_bytes(data: bytes, path: str, first_line: int = 1) -> str:
     if len(data) > vocab.MAX_FILE_BYTES:   # load() reads one byte past the limit, no more
         raise PlayError(path, None, f"file is larger than the limit of {vocab.MAX_FILE_BYTES} bytes "
                                     f"({vocab.MAX_FILE_BYTES // 2**20} MB); expected a smaller play")
     try:
         return jsonloc.decode_utf8(data, path)
-    except jsonloc.JsonError as e:
-        raise PlayError(path, e.line, e.message) from None
+    except jsonloc.JsonError as e:   # the line in the file, not in this record (JSON Lines)
+        raise PlayError(path, e.line + first_line - 1, e.message) from None
 
 
 def parse_json(data: bytes | str, path: str, first_line: int = 1) -> Play:
     """Parse the JSON form (`first_line`: where it starts in its file, e.g. a JSON Lines line)."""
-    text = decode_bytes(data, path) if isinstance(data, (bytes, bytearray)) else data
+    text = decode_bytes(data, path, first_line) if isinstance(data, (bytes, bytearray)) else data
     if len(text) > vocab.MAX_FILE_BYTES:
         raise PlayError(path, None, f"file is larger than the limit of {vocab.MAX_FILE_BYTES} bytes")
     try:

@@ -209,7 +209,7 @@ def _resolve(cards: list[CardSpec], ref: str, err, line: int, what: str = "card"
         lines = ", ".join(str(c.line) for c in named)
         err(line, f"card name {_short_q(ref)} is ambiguous: {len(named)} cards have that name "
                   f"(lines {lines}); expected a label -- give each an `as <label>` and use it")
-    labels = [render_ref(c.label) for c in cards]
+    labels = [render_ref(c.label) if len(c.label) <= 60 else _short_q(c.label) for c in cards]
     if not labels:
         err(line, f"unknown {what} {_short_q(ref)}: the set-up has no cards")
     shown = ", ".join(labels[:12]) + (", ..." if len(labels) > 12 else "")
