@@ -2,7 +2,6 @@
 terminal only, and -q / -v say less or more."""
 import os
 import pty
-import select
 import subprocess
 import sys
 import threading
