@@ -32,20 +32,26 @@ def merge_timings(facts):
     return [line(f) if f in merged else f for f in out]
 
 
+class Unknown(Exception):
+    """The solver answered unknown while explaining (a time or resource limit)."""
+
+
 class Explainer:
     """The explanation of the step a Run has just found illegal (its current line and action)."""
 
     def __init__(self, run):
         self.run = run
 
-    def explain(self, pre, acts):
-        """Every restriction the step breaks, and a minimal set of facts behind it."""
+    def explain(self, pre, acts, expected=None):
+        """Every restriction the step breaks, and a minimal set of facts behind it. `expected`:
+        the rules the compiled step reports broken, confirmed with one query each plus one that
+        the others hold together; if the solver does not agree, it lists them itself."""
         rel = self.run.rel
         lits = list(rel.lits.values())
-        broken = []
-        for rid, rlit in rel.rlits.items():
-            if rid in rel.restrictions and self.run.solve(lits + [rlit] + pre + acts) == z3.unsat:
-                broken.append(rid)
+        broken = self.confirmed(expected, lits, pre + acts) if expected else None
+        if broken is None:
+            broken = [rid for rid, rlit in rel.rlits.items()
+                      if rid in rel.restrictions and self.check(lits + [rlit] + pre + acts) == z3.unsat]
         if not broken:   # only rules together fail: a minimal set of them
             broken = [str(r).split(":", 1)[1] for r in
                       self.minimise(lits + pre + acts, [rel.rlits[r] for r in rel.restrictions])]
@@ -91,20 +97,51 @@ class Explainer:
         return (f"{self.run.uni.label(c)} effect {k}: by its timing, {self.run.ruleset} opens these windows "
                 f"for it: {', '.join(timed)}")
 
+    def check(self, terms):
+        result = self.run.solve(terms)
+        if result == z3.unknown:
+            raise Unknown(self.run.rel.solver.reason_unknown())
+        return result
+
+    def confirmed(self, expected, lits, facts):
+        """`expected` if each of those rules alone refuses the step and the others hold together
+        (then no other rule refuses it alone); else None."""
+        rel = self.run.rel
+        if not all(rid in rel.restrictions for rid in expected):
+            return None
+        rest = [rel.rlits[r] for r in rel.restrictions if r not in expected]
+        if self.check(lits + rest + facts) != z3.sat:
+            return None
+        for rid in expected:
+            if self.check(lits + [rel.rlits[rid]] + facts) != z3.unsat:
+                return None
+        return [r for r in rel.rlits if r in expected]   # in the order the full listing has
+
     def minimise(self, fixed, facts):
+        """A minimal subset of `facts` that with `fixed` is unsat: z3 minimises the unsat core
+        (smt.core.minimize), which leaves it small but not always minimal; then each fact of
+        it is dropped in turn where the rest stays unsat (a fact whose removal is sat is needed;
+        an unsat query's own core shrinks the set further)."""
         s = self.run.rel.solver
-        if self.run.solve(fixed + facts) != z3.unsat:
-            return []
-        core_ids = {c.get_id() for c in s.unsat_core()}
-        core = [f for f in facts if f.get_id() in core_ids]
+        s.set("core.minimize", True)
+        try:
+            if self.check(fixed + facts) != z3.unsat:
+                return []
+            core = self._core(facts)
+        finally:
+            s.set("core.minimize", False)
         k = 0
         while k < len(core):
             trial = core[:k] + core[k + 1:]
-            if self.run.solve(fixed + trial) == z3.unsat:
-                core = trial
+            if self.check(fixed + trial) == z3.unsat:
+                core = self._core(trial)
             else:
                 k += 1
         return core
+
+    def _core(self, facts):
+        ids = {c.get_id() for c in self.run.rel.solver.unsat_core()}
+        return [f for f in facts if f.get_id() in ids]
 
     def describe(self, term):
         """A fact about the state, in words, with the line it comes from."""
