@@ -40,10 +40,11 @@ def _guarded(fn):
 @click.option("--cards", "cards_files", multiple=True, type=click.Path(dir_okay=False))
 @click.option("--timeout", "timeout_ms", type=click.IntRange(1, 600_000), default=DEFAULT_TIMEOUT_MS,
               show_default=True, help="Solver time limit per query, in milliseconds.")
-def options_cmd(path, at, ruleset, fmt, cards_files, timeout_ms):
+@click.option("--why", is_flag=True, help="Explain each refusal: the facts behind it (asks the solver).")
+def options_cmd(path, at, ruleset, fmt, cards_files, timeout_ms, why):
     """What each player may activate, and whether the game may move on, after action N."""
     from ygo_timing.symbolic import options as opt
-    o = _guarded(lambda: opt.options(load(path), ruleset, cards_files, at, timeout_ms))
+    o = _guarded(lambda: opt.options(load(path), ruleset, cards_files, at, timeout_ms, why))
     click.echo(json.dumps(o.to_dict(), indent=2, ensure_ascii=False) if fmt == "json" else opt.text(o))
     unknown = any(x.allowed is None for x in o.cards + o.game)
     sys.exit(3 if unknown else 0)
