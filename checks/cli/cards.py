@@ -10,9 +10,7 @@ import sys
 import time
 
 import click
-from ygo_timing.cards import importer as cardimport
 from ygo_timing.model import rulesets
-from ygo_timing.symbolic import audit as audit_mod
 
 
 def _fail(e):
@@ -21,6 +19,7 @@ def _fail(e):
 
 
 def _load(cdb, scripts):
+    from ygo_timing.cards import importer as cardimport   # only when a pool is read
     try:
         return cardimport.import_pool(cdb, scripts)
     except cardimport.PoolError as e:
@@ -86,6 +85,7 @@ def import_cmd(cdb, scripts, out, fmt):
               help="Disagreements shown per rule ID (text form; JSON lists all).")
 def audit_cmd(cdb, scripts, ruleset, fmt, examples):
     """Compare, per card and Battle Phase window, our rules with the engine's script flags."""
+    from ygo_timing.symbolic import audit as audit_mod
     imported = _load(cdb, scripts)
     for w in imported.warnings:
         click.echo(f"warning: {w}", err=True)

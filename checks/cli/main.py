@@ -9,15 +9,16 @@ import sys
 
 import click
 from ygo_timing.cards import catalogue
-from ygo_timing.checking import batch
 from ygo_timing.checking.verdict import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from ygo_timing.cli import cards as cardcli
 from ygo_timing.inputs import convert, files
 from ygo_timing.inputs.files import builtin_examples, play_files
 from ygo_timing.inputs.play import PlayError
 from ygo_timing.model import rulesets
-from ygo_timing.model.rulebook import rule_catalogue, rules_markdown
 from ygo_timing.output import ci_formats, report
+
+# Each subcommand imports what it runs (the checker, the rule model, the card importer) when it
+# runs: `--help` or `convert` never load z3 and the rules.
 
 
 class UsageError(click.UsageError):
@@ -50,6 +51,7 @@ def main():
               help="Solver resource limit per query (z3 rlimit: unlike the time limit, the same on every machine).")
 def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeout_ms, rlimit):
     """Check play files (a directory means every .play/.json file under it)."""
+    from ygo_timing.checking import batch
     names = list(paths) + (builtin_examples() if examples else [])
     if not names and not jsonl:
         raise UsageError("name at least one play file or directory (or --examples, or --jsonl FILE)")
@@ -96,6 +98,7 @@ def _jsonl_items(name):
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
 def rules(ruleset, fmt):
     """List the rules: ID, statement, source lines, rule sets."""
+    from ygo_timing.model.rulebook import rule_catalogue, rules_markdown
     entries = rule_catalogue(ruleset)
     if fmt == "json":
         click.echo(json.dumps(entries, indent=2, ensure_ascii=False))
