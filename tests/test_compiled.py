@@ -12,10 +12,10 @@ import pytest
 import z3
 from conftest import FIXTURES
 from ygo_timing.checking.check import check_play
-from ygo_timing.checking.facts import play_cards
 from ygo_timing.checking.explain import Explainer
+from ygo_timing.checking.facts import play_cards
 from ygo_timing.checking.run import Run, walk
-from ygo_timing.inputs.play import PlayError, load
+from ygo_timing.inputs.play import load
 from ygo_timing.model import compiled, step, vocab
 from ygo_timing.model.state import ACTION_FIELDS, ACTIONS, NONE, Action
 

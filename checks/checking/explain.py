@@ -118,18 +118,14 @@ class Explainer:
         return [r for r in rel.rlits if r in expected]   # in the order the full listing has
 
     def minimise(self, fixed, facts):
-        """A minimal subset of `facts` that with `fixed` is unsat: z3 minimises the unsat core
-        (smt.core.minimize), which leaves it small but not always minimal; then each fact of
-        it is dropped in turn where the rest stays unsat (a fact whose removal is sat is needed;
-        an unsat query's own core shrinks the set further)."""
-        s = self.run.rel.solver
-        s.set("core.minimize", True)
-        try:
-            if self.check(fixed + facts) != z3.unsat:
-                return []
-            core = self._core(facts)
-        finally:
-            s.set("core.minimize", False)
+        """A minimal subset of `facts` that with `fixed` is unsat: the unsat core, then each fact
+        of it dropped in turn where the rest stays unsat (the shorter query's own core shrinks
+        the set further). z3's own core minimisation (core.minimize) is not used: its cores
+        were not always minimal, so the deletion pass was needed anyway, and on the relation of
+        an 18-card set-up it cost half a second (docs/performance.md)."""
+        if self.check(fixed + facts) != z3.unsat:
+            return []
+        core = self._core(facts)
         k = 0
         while k < len(core):
             trial = core[:k] + core[k + 1:]

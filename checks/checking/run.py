@@ -238,7 +238,7 @@ class Run:
         """("line", N, rule) of the compiled step that last changed `name`, or None."""
         i, post = self.index[name], self.vals
         for k in range(len(self.history) - 1, -1, -1):
-            line, act, pre = self.history[k]
+            line, _, pre = self.history[k]
             if pre[i] != post[i]:
                 return ("line", line, self.cause_at(k, name))
             post = pre
@@ -247,7 +247,7 @@ class Run:
     def cause_at(self, k, name):
         """The rule whose update set `name` in compiled step `k` (its model, asked once a step)."""
         if k not in self._models:
-            line, act, pre = self.history[k]
+            _, act, pre = self.history[k]
             p, a = self.assumptions(act, pre)
             lits = list(self.rel.lits.values()) + list(self.rel.rlits.values())
             self._models[k] = self.rel.solver.model() if self.solve(lits + p + a) == z3.sat else None

@@ -19,7 +19,7 @@ def _fail(e):
 
 
 def _load(cdb, scripts):
-    from ygo_timing.cards import importer as cardimport   # only when a pool is read
+    from ygo_timing.cards import importer as cardimport  # only when a pool is read
     try:
         return cardimport.import_pool(cdb, scripts)
     except cardimport.PoolError as e:

@@ -142,7 +142,7 @@ def _uri(path: str) -> str:
 
 
 def _version() -> str:
-    from importlib import metadata   # slow to import; SARIF output alone needs it
+    from importlib import metadata  # slow to import; SARIF output alone needs it
     try:
         return metadata.version("ygo-timing")
     except metadata.PackageNotFoundError:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import z3
-from ygo_timing.checking.facts import play_cards
 from ygo_timing.checking.explain import Explainer, Unknown
+from ygo_timing.checking.facts import play_cards
 from ygo_timing.checking.run import Run
 from ygo_timing.checking.verdict import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from ygo_timing.inputs.play import Play, PlayError
