@@ -348,7 +348,7 @@ class Evaluator:
 
 
 _loaded: OrderedDict = OrderedDict()   # (rule set, sizes, removed rules) -> Evaluator | None
-MEMORY = 8    # evaluators kept in memory; ablation builds one per removed rule
+MEMORY = 32   # evaluators kept in memory: a corpus of 2-20 card set-ups uses some 30 size buckets
 
 
 def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozenset()) -> Evaluator | None:

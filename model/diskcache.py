@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 
 import z3
@@ -20,11 +21,18 @@ ROOT = Path(__file__).parent
 
 def key(fmt: str, name: str, ncards: int, neffects: int, without: frozenset) -> str:
     h = hashlib.sha256(f"{fmt}|{z3.get_version_string()}|{name}|{ncards}|{neffects}|"
-                       f"{sorted(without)}".encode())
+                       f"{sorted(without)}|{sources()}".encode())
+    return h.hexdigest()[:32]
+
+
+@lru_cache(maxsize=1)
+def sources() -> str:
+    """A hash of the model's source files, read once per process."""
+    h = hashlib.sha256()
     for p in sorted(ROOT.rglob("*.py")) + sorted(ROOT.glob("rulesets/*.json")):
         h.update(p.relative_to(ROOT).as_posix().encode())
         h.update(p.read_bytes())
-    return h.hexdigest()[:32]
+    return h.hexdigest()
 
 
 def folder() -> Path | None:

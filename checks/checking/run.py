@@ -35,10 +35,12 @@ class Run:
         self.index = {name: k for k, name in enumerate(self.names)}
         self.state = initial_state(self.layout, self.uni, play)
         setup = {name: ("set-up", None) for name in self.names}
-        for i, spec in enumerate(self.uni.specs):
-            for name in self.names:
-                if name.endswith(f"[{i}]") and not name.startswith(("link", "trig", "bd", "lp")):
-                    setup[name] = ("set-up", spec.line)
+        specs = self.uni.specs
+        for name in self.names:   # a card's variables come from its set-up line
+            if name.endswith("]") and not name.startswith(("link", "trig", "bd", "lp")):
+                i = int(name[name.rindex("[") + 1:-1])
+                if i < len(specs):
+                    setup[name] = ("set-up", specs[i].line)
         self.line_of = Provenance(self, setup)
         self.history = []   # compiled steps taken: (line, action, state before), for Provenance
         self._models = {}   # history index -> the solver's model of that step (its update causes)
