@@ -16,28 +16,22 @@ then holds, that assignment is a model of the solver's assertions. An evaluated
 "illegal" is only a candidate: check.py has the solver confirm and explain it.
 Tests compare both paths step by step (tests/test_compiled.py).
 
-The compiled code is cached on disk (the relation takes seconds to build), keyed by a
-hash of the model's sources, the rule set, the sizes and z3's version, in
-$YGO_TIMING_CACHE or ~/.cache/ygo-timing (a directory as trusted as the user's home:
-what is there is run).
+The compiled code is cached on disk (the relation takes seconds to build; model/diskcache.py
+says where and how it is keyed).
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import marshal
-import os
 import sys
-import tempfile
 from collections import OrderedDict
-from pathlib import Path
 
 import z3
 
+from . import diskcache
 from .state import ACTIONS
 
 FORMAT = 2   # bump when the generated code's shape changes
-ROOT = Path(__file__).parent
 
 
 class CompileError(Exception):
@@ -46,24 +40,6 @@ class CompileError(Exception):
 
 class Undetermined(Exception):
     """The concrete evaluation cannot decide this step; the caller asks the solver."""
-
-
-def cache_key(name: str, ncards: int, neffects: int, without: frozenset) -> str:
-    h = hashlib.sha256(f"{FORMAT}|{z3.get_version_string()}|{name}|{ncards}|{neffects}|"
-                       f"{sorted(without)}".encode())
-    for p in sorted(ROOT.rglob("*.py")) + sorted(ROOT.glob("rulesets/*.json")):
-        h.update(p.relative_to(ROOT).as_posix().encode())
-        h.update(p.read_bytes())
-    return h.hexdigest()[:32]
-
-
-def cache_dir() -> Path | None:
-    """$YGO_TIMING_CACHE, else the user cache directory; None disables the disk cache."""
-    env = os.environ.get("YGO_TIMING_CACHE")
-    if env is not None:
-        return Path(env) if env else None
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "ygo-timing"
 
 
 # --- z3 term -> Python --------------------------------------------------------------------------
@@ -372,7 +348,7 @@ class Evaluator:
 
 
 _loaded: OrderedDict = OrderedDict()   # (rule set, sizes, removed rules) -> Evaluator | None
-MEMORY = 8    # evaluators kept in memory; ablation builds one per removed rule
+MEMORY = 32   # evaluators kept in memory: a corpus of 2-20 card set-ups uses some 30 size buckets
 
 
 def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozenset()) -> Evaluator | None:
@@ -384,8 +360,8 @@ def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozen
         return _loaded[key]
     while len(_loaded) >= MEMORY:
         _loaded.popitem(last=False)
-    digest = cache_key(*key)
-    folder = cache_dir() if not without else None   # removals are one-off: not worth the disk
+    digest = diskcache.key(f"compiled-{FORMAT}", *key)
+    folder = diskcache.folder() if not without else None   # removals are one-off: not worth the disk
     # the compiled bytecode is cached (compiling the source takes longer than a small check)
     path = folder / f"relation-{digest}-{sys.implementation.cache_tag}.bin" if folder else None
     header = digest.encode() + importlib.util.MAGIC_NUMBER
@@ -406,16 +382,5 @@ def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozen
     code = compile(source, f"<ygo_timing compiled relation {digest}>", "exec")
     _loaded[key] = Evaluator(code)
     if path:
-        _write_atomically(path, header + marshal.dumps(code))
+        diskcache.write_atomically(path, header + marshal.dumps(code))
     return _loaded[key]
-
-
-def _write_atomically(path: Path, data: bytes):
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except OSError:   # a read-only home is no reason to fail a check
-        pass

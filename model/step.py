@@ -8,13 +8,16 @@ behind an illegal step.
 """
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 
 import z3
 
-from . import rulesets
+from . import diskcache, rulesets
 from .rules import RULES, Ctx, tables
 from .state import State
+
+FORMAT = 1   # bump when the cached relation's shape changes
 
 
 class StepRelation:
@@ -109,3 +112,63 @@ def bucket(n: int, step: int = 4) -> int:
 @lru_cache(maxsize=16)
 def relation(name: str, ncards: int, neffects: int, without: frozenset = frozenset()) -> StepRelation:
     return StepRelation(rulesets.load(name), bucket(ncards), bucket(neffects), without)
+
+
+class LoadedRelation:
+    """What a concrete check asks of a relation (checking.run.Run: the solver, the rule literals,
+    the restrictions' IDs, the update causes and the gates' grants), read back from the disk
+    cache: z3 parses SMT-LIB in milliseconds, where building the terms takes a second or more.
+    Constants and functions are z3's by name, so the terms are the ones a fresh `Ctx` makes."""
+
+    def __init__(self, data: dict, ruleset: rulesets.RuleSet, ncards: int, neffects: int):
+        self.ruleset = ruleset
+        self.equalities = {}
+        self.ctx = ctx = Ctx(ruleset, ncards, neffects)
+        self.lits = {rid: z3.Bool(f"rule:{rid}") for rid in data["lits"]}
+        self.rlits = {rid: z3.Bool(f"restrict:{rid}") for rid in data["lits"]}
+        ctx._lits = self.lits
+        self.restrictions = {rid: None for rid in data["restrictions"]}   # the IDs, in order
+        self.solver = z3.Solver()
+        self.solver.from_string(data["solver"])
+        extra = [eq.arg(1) for eq in z3.parse_smt2_string(data["extra"])]
+        if len(extra) != data["extra_count"] or len(self.solver.assertions()) != data["assertions"]:
+            raise ValueError("the cached relation is incomplete")
+        self.causes = {name: [(rid, extra[k]) for rid, k in pairs] for name, pairs in data["causes"].items()}
+        ctx._grants = {gate: [extra[k] for k in ks] for gate, ks in data["grants"].items()}
+
+
+def _dump(rel: StepRelation) -> str:
+    extra, causes, grants = [], {}, {}
+
+    def index(term):
+        extra.append(term)
+        return len(extra) - 1
+    for name, pairs in rel.causes.items():
+        causes[name] = [(rid, index(when)) for rid, when in pairs]
+    for gate, terms in rel.ctx._grants.items():
+        grants[gate] = [index(t) for t in terms]
+    side = z3.Solver()
+    for k, term in enumerate(extra):   # `x!k == term`: an assertion is never dropped, even `true`
+        side.add(z3.Bool(f"extra!{k}") == term)
+    return json.dumps({"lits": list(rel.lits), "restrictions": list(rel.restrictions),
+                       "solver": rel.solver.sexpr(), "assertions": len(rel.solver.assertions()),
+                       "extra": side.sexpr(), "extra_count": len(extra), "causes": causes, "grants": grants})
+
+
+@lru_cache(maxsize=16)
+def solver_relation(name: str, ncards: int, neffects: int, without: frozenset = frozenset()):
+    """The relation for concrete checks: from the disk cache (next to the compiled relation's,
+    keyed the same way) when it is there, else built (and cached)."""
+    ncards, neffects = bucket(ncards), bucket(neffects)
+    folder = diskcache.folder() if not without else None   # removals are one-off: not worth the disk
+    path = folder / f"solver-{diskcache.key(f'solver-{FORMAT}', name, ncards, neffects, without)}.json" \
+        if folder else None
+    if path and path.is_file():
+        try:
+            return LoadedRelation(json.loads(path.read_text("utf-8")), rulesets.load(name), ncards, neffects)
+        except Exception:   # a damaged cache file is rebuilt, never trusted
+            pass
+    rel = relation(name, ncards, neffects, without)
+    if path:
+        diskcache.write_atomically(path, _dump(rel).encode("utf-8"))
+    return rel

@@ -24,3 +24,48 @@ settings.register_profile("long", max_examples=10_000, deadline=None, print_blob
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # The checker runs the solver on every example: a fixed fraction of the parsers' examples.
 CHECKER_EXAMPLES = max(10, settings.default.max_examples // 10)
+
+
+# --- one solver replay per fixture, shared by the tests that step every fixture ---------------
+from dataclasses import dataclass  # noqa: E402
+
+import pytest  # noqa: E402
+
+
+@dataclass
+class Trace:
+    """A fixture replayed step by step through the solver (Run.step), as `check --verify` does."""
+    play: object
+    cards: dict
+    ruleset: str
+    steps: list     # (action, line, state before, result, detail, state after) per solver step
+    outcome: object  # checking.run.Outcome of the whole replay
+
+
+def solver_trace(path) -> Trace:
+    from ygo_timing.checking.facts import play_cards
+    from ygo_timing.checking.run import Run, walk
+    from ygo_timing.inputs.play import load
+    play = load(str(path))
+    cards, name = play_cards(play), play.ruleset or "ocg"
+    run = Run(play, name, cards, 60_000, 500_000_000)
+    steps, step = [], run.step
+
+    def recording(act, line, text=""):
+        before = run.vals
+        result, detail = step(act, line, text)
+        steps.append((act, line, before, result, detail, run.vals))
+        return result, detail
+    return Trace(play, cards, name, steps, walk(run, recording))
+
+
+@pytest.fixture(scope="session")
+def traces():
+    """`traces(path)`: the fixture's solver trace, computed once per test session."""
+    memo = {}
+
+    def get(path):
+        if path not in memo:
+            memo[path] = solver_trace(path)
+        return memo[path]
+    return get

@@ -1,13 +1,16 @@
 """`cards import`: cards.cdb rows and c<id>.lua scripts to a catalogue, unknowns listed, errors
 with file:line and the rest still imported."""
 import json
+from dataclasses import replace
 
 import cardpool
 import pytest
 from click.testing import CliRunner
+from conftest import ROOT
 from ygo_timing.cards import catalogue, luascan
 from ygo_timing.cards import importer as cardimport
 from ygo_timing.cli.main import main
+from ygo_timing.inputs import jsonloc
 
 
 @pytest.fixture
@@ -158,6 +161,27 @@ def test_catalogue_rejects_an_unknown_property_name(tmp_path):
                                         "unknown": ["colour"]}]}))
     with pytest.raises(catalogue.CatalogueError, match="unknown property 'colour'"):
         catalogue.load_file(str(f))
+
+
+def test_a_catalogue_is_read_by_the_fast_parser_and_located_only_on_error(tmp_path, monkeypatch):
+    """The plain json parser gives the cards the line-tracking one gives; an entry in error is
+    still reported with its line (the file is read again, by jsonloc)."""
+    data = (ROOT / "fixtures" / "cards.json").read_bytes()
+    fast = catalogue.parse_document(data, "cards.json")
+    located = catalogue._parse_value(jsonloc.loads(data, "cards.json", max_values=None), "cards.json")
+    assert [replace(c, origin="") for c in fast] == [replace(c, origin="") for c in located]
+    calls, real = [], jsonloc.loads
+    monkeypatch.setattr(jsonloc, "loads", lambda *a, **k: calls.append(1) or real(*a, **k))
+    catalogue.parse_document(data, "cards.json")
+    assert calls == []
+    bad = '{"cards": [\n{"name": "X", "type": "spell", "subtype": "normal"},\n{"name": "Y", "type": "colour"}]}'
+    with pytest.raises(catalogue.CatalogueError) as e:
+        catalogue.parse_document(bad.encode(), "bad.json")
+    assert e.value.line == 3 and calls == [1]
+    for doc, line in (('{"cards": [],\n "cards": []}', 2), ('{"cards": [{"name": "X", "atk": NaN}]}', 1)):
+        with pytest.raises(catalogue.CatalogueError) as e:
+            catalogue.parse_document(doc.encode(), "dup.json")
+        assert e.value.line == line
 
 
 PLAY = """ruleset: ocg

@@ -9,12 +9,14 @@ import random
 from collections import OrderedDict
 
 import pytest
+import z3
 from conftest import FIXTURES
 from ygo_timing.checking.check import check_play
+from ygo_timing.checking.explain import Explainer
 from ygo_timing.checking.facts import play_cards
-from ygo_timing.checking.run import Run
-from ygo_timing.inputs.play import PlayError, load
-from ygo_timing.model import compiled, vocab
+from ygo_timing.checking.run import Run, walk
+from ygo_timing.inputs.play import load
+from ygo_timing.model import compiled, step, vocab
 from ygo_timing.model.state import ACTION_FIELDS, ACTIONS, NONE, Action
 
 PLAYS = sorted(p for p in FIXTURES.rglob("*.play"))
@@ -46,17 +48,64 @@ def same_step(fast, slow, act, where):
 
 
 @pytest.mark.parametrize("path", PLAYS, ids=lambda p: str(p.relative_to(FIXTURES)))
-def test_fixture_steps_agree(path):
-    play, fast, slow = runs(path)
-    for a in play.actions:
-        try:
-            acts = slow.steps_for(a)
-            acts = acts if acts is not None else list(slow.resolve_steps(a))
-        except PlayError:
+def test_fixture_steps_agree(path, traces):
+    """Every solver step of the fixture (the shared trace), taken again by the compiled relation
+    from the same state: the same verdict, the same broken rules, the same state after."""
+    t = traces(path)
+    fast = Run(t.play, t.ruleset, t.cards, 60_000, 500_000_000)
+    for act, line, before, result, detail, after in t.steps:
+        where = f"{path.name}:{line} {act}"
+        assert result in ("sat", "unsat"), f"{where}: solver {result} {detail}"
+        fast.vals = before
+        got = fast.eval_step(act, 0)
+        assert got[0] == result, f"{where}: compiled {got} vs solver {result}"
+        if result == "unsat":
+            assert set(got[1]) == set(detail[0]), where
             return
-        for act in acts:
-            if not same_step(fast, slow, act, f"{path.name}:{a.line} {a.text.strip()}"):
-                return
+        assert fast.vals == after, where + ": " + str(
+            {n: (a, b) for n, a, b in zip(fast.names, fast.vals, after) if a != b})
+
+
+@pytest.mark.parametrize("path", PLAYS, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_fixture_explained_from_the_walk(path, traces, monkeypatch):
+    """`check` asks the solver once, at the step the compiled walk finds illegal: it finds the
+    step the full replay finds, the same broken rules, and facts of which each one is needed
+    (without it, the rule's query is sat)."""
+    t = traces(path)
+    run = Run(t.play, t.ruleset, t.cards, 60_000, 500_000_000)
+    found = walk(run, run.eval_step)
+    assert (found.kind, found.index) == (t.outcome.kind, t.outcome.index)
+    if found.kind != "illegal":
+        return
+    cores, minimise = [], Explainer.minimise
+
+    def recording(self, fixed, facts):
+        core = minimise(self, fixed, facts)
+        cores.append((fixed, core))
+        return core
+    monkeypatch.setattr(Explainer, "minimise", recording)
+    got = run.confirm(found)
+    assert got.kind == "illegal" and got.detail[0] == t.outcome.detail[0]
+    assert got.detail[1][0] == t.outcome.detail[1][0]   # the action line, when it is a fact
+    assert cores and all(core for _, core in cores)
+    for fixed, core in cores:
+        assert run.solve(fixed + core) == z3.unsat
+        for k in range(len(core)):
+            assert run.solve(fixed + core[:k] + core[k + 1:]) == z3.sat, f"{core[k]} is not needed"
+
+
+def test_a_provenance_names_the_line_and_rule_that_set_it():
+    """After compiled steps, a fact about the state says which line, and which rule's update,
+    gave the variable its value: as the solver's replay says."""
+    path = FIXTURES / "examples" / "ex1-illegal.play"
+    play = load(str(path))
+    cards = play_cards(play)
+    fast, slow = (Run(play, play.ruleset, cards, 60_000, 500_000_000) for _ in range(2))
+    found = walk(fast, fast.eval_step)
+    assert walk(slow, slow.step).index == found.index
+    for name in ("window", "prio", "attacker", "target", "loc[0]"):
+        assert fast.line_of.get(name) == slow.line_of.get(name), name
+    assert fast.line_of.get("window")[:2] == ("line", 22)
 
 
 def random_action(rng, run):
@@ -73,6 +122,7 @@ def random_action(rng, run):
     return act
 
 
+@pytest.mark.slow
 def test_random_sequences_agree():
     """Random actions from the fixtures' set-ups: at each step several candidates are compared
     on both paths, then a legal one (if any) is taken."""
@@ -156,3 +206,28 @@ def test_verify_replays_legal_plays(monkeypatch):
     assert check_play(play).verdict == "legal"          # what a broken compiler would say
     v = check_play(play, verify=True)
     assert v.verdict == "error" and "disagree" in v.message
+
+
+def test_the_solver_relation_is_read_back_from_the_disk(tmp_path, monkeypatch):
+    """The solver relation, cached as SMT-LIB, gives the same explanations as the one built
+    (rule literals, update causes and the gates' grants included); a damaged file is rebuilt."""
+    monkeypatch.setenv("YGO_TIMING_CACHE", str(tmp_path))
+    step.solver_relation.cache_clear()
+    paths = [FIXTURES / "examples" / "ex1-illegal.play", FIXTURES / "rules" / "gen" / "GEN-1-illegal-2.play"]
+    built = [check_play(load(str(p))).to_dict() for p in paths]
+    (cached, *_) = tmp_path.glob("solver-*.json")
+    step.solver_relation.cache_clear()
+
+    def no_build(*args):
+        raise AssertionError("the relation was built again")
+    monkeypatch.setattr(step, "relation", no_build)
+    assert [check_play(load(str(p))).to_dict() for p in paths] == built
+    assert isinstance(step.solver_relation("ocg", 4, 4), step.LoadedRelation)
+    for f in tmp_path.glob("solver-*.json"):
+        f.write_text(f.read_text()[:1000])
+    step.solver_relation.cache_clear()
+    monkeypatch.undo()
+    monkeypatch.setenv("YGO_TIMING_CACHE", str(tmp_path))
+    assert [check_play(load(str(p))).to_dict() for p in paths] == built
+    assert len(cached.read_text()) > 1000
+    step.solver_relation.cache_clear()

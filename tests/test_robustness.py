@@ -72,8 +72,8 @@ def _samples():
     from ygo_timing.cards.luascan import ScriptError
     from ygo_timing.checking.dask_map import DaskError
     from ygo_timing.checking.deadline import DeadlineExceeded
-    from ygo_timing.cli.settings import ConfigError
     from ygo_timing.cli.main import UsageError
+    from ygo_timing.cli.settings import ConfigError
     from ygo_timing.errors import InputError
     from ygo_timing.inputs.convert import ConvertError
     from ygo_timing.inputs.fileio import WriteError

@@ -7,6 +7,7 @@ import pytest
 import z3
 from click.testing import CliRunner
 from conftest import FIXTURES, ROOT
+from ygo_timing.checking import run as run_module
 from ygo_timing.checking.check import check_play
 from ygo_timing.checking.facts import Universe
 from ygo_timing.cli.main import main
@@ -42,6 +43,23 @@ def test_options_after_lily_in_ex1():
     game = {x.what: x for x in o.game}
     assert game["pass A"].allowed and not game["pass B"].allowed      # CH-3: A responds first
     assert "PR-3" in {r["rule"] for r in game["next"].rules}            # a Chain is open
+
+
+def test_options_come_from_the_compiled_relation_and_the_solver_explains_why(monkeypatch):
+    """Without --why no solver is built; with it, each refusal is confirmed by the solver (the
+    same rules) and comes with the facts behind it."""
+    built, real = [], run_module.solver_relation
+    monkeypatch.setattr(run_module, "solver_relation", lambda *a: built.append(a) or real(*a))
+    quick = options(load(str(EX1_COUNTER)), None)
+    assert built == []
+    why = options(load(str(EX1_COUNTER)), None, why=True)
+    assert built
+    for a, b in zip(quick.cards + quick.game, why.cards + why.game):
+        assert (a.what, a.allowed, a.rules) == (b.what, b.allowed, b.rules)
+        assert a.facts == [] and (b.facts != []) == (b.allowed is False)
+    r = run("options", EX1_COUNTER, "--why", "--format", "json")
+    rising = next(x for x in json.loads(r.output)["activations"] if x["action"] == 'chain A "Rising Energy"')
+    assert any("names none of the timings" in f for f in rising["because"])
 
 
 def test_options_cli_json_and_bad_at():

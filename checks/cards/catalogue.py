@@ -6,10 +6,12 @@ a user's `--cards` file is untrusted input.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 
 from ygo_timing.errors import InputError
 from ygo_timing.inputs import fileio, jsonloc
@@ -57,7 +59,7 @@ class Card:
     extra_attacks: int = 0
     attack_restriction: str | None = None
     source: str = ""
-    origin: str = ""   # file:line the entry came from
+    origin: str = ""   # the file (file:line when it was read with lines) the entry came from
     unknown: tuple = ()   # properties an import could not settle (left at their defaults)
 
     def unknowns(self):
@@ -175,7 +177,8 @@ def parse_card(value, doc, path, where) -> Card:
         r.fail("name", f"{what}: a name is 1-200 characters")
     ctype = r.get(d, "type", str, _REQUIRED, choices=vocab.CARD_TYPES, what=what)
     sub = r.get(d, "subtype", str, _REQUIRED, choices=vocab.SUBTYPES[ctype], what=what)
-    card = Card(name=name, type=ctype, subtype=sub, origin=f"{path}:{doc.line(where)}")
+    line = doc.line(where)   # None when the fast parser read the file (no error to report)
+    card = Card(name=name, type=ctype, subtype=sub, origin=f"{path}:{line}" if line else path)
     card.attribute = r.get(d, "attribute", str, None, what=what)
     for key, attr in (("level", "level"), ("atk", "atk"), ("def", "def_")):
         setattr(card, attr, r.get(d, key, int, None, what=what))
@@ -252,19 +255,25 @@ def parse_entries(entries, doc, path, where=()) -> list[Card]:
 _LOADED: dict = {}   # (path, mtime, size) -> cards: an imported pool is parsed once per run, not per play
 
 
-def load_file(path: str) -> list[Card]:
+def _file_key(path: str):
     p = Path(path)
     try:
         st = p.stat()
-        key = (str(p.resolve()), st.st_mtime_ns, st.st_size)
-        if key in _LOADED:
-            return _LOADED[key]
     except OSError as e:
         raise CatalogueError(path, None, f"cannot read: {e.strerror}") from None
-    # a FIFO or a device is refused; what is read is bounded whatever stat said (st_size
-    # only spares reading a file already known to be too large)
-    data = b"" if st.st_size > MAX_CATALOGUE_BYTES else fileio.read_regular(path, MAX_CATALOGUE_BYTES, CatalogueError)
-    if max(st.st_size, len(data)) > MAX_CATALOGUE_BYTES:
+    return (str(p.resolve()), st.st_mtime_ns, st.st_size)
+
+
+def load_file(path: str) -> list[Card]:
+    key = _file_key(path)
+    if key in _LOADED:
+        return _LOADED[key]
+    if key[2] > MAX_CATALOGUE_BYTES:
+        raise CatalogueError(path, None, f"file is larger than {MAX_CATALOGUE_BYTES} bytes")
+    # a FIFO or a device is refused; what is read is bounded whatever stat said (st_size only
+    # spares reading a file already known to be too large)
+    data = fileio.read_regular(path, MAX_CATALOGUE_BYTES, CatalogueError)
+    if len(data) > MAX_CATALOGUE_BYTES:
         raise CatalogueError(path, None, f"file is larger than {MAX_CATALOGUE_BYTES} bytes")
     cards = parse_document(data, path)
     if len(_LOADED) > 8:
@@ -286,13 +295,73 @@ def load_source(source) -> list[Card]:
 
 
 def parse_document(data, path) -> list[Card]:
+    """The cards of a catalogue file. The plain `json` parser reads it (ten times faster than the
+    line-tracking one); only a document it refuses, or one with an error to report, is read
+    again by `jsonloc`, whose messages give the line."""
+    value = _fast_json(data)
+    if value is not None:
+        try:
+            return _parse_value(jsonloc.Located(value, {}), path)
+        except CatalogueError:
+            pass   # reported below, with its line
     try:
         doc = jsonloc.loads(data, path, max_values=None)   # bounded by MAX_CATALOGUE_BYTES
     except jsonloc.JsonError as e:
         raise CatalogueError(path, e.line, e.message) from None
+    return _parse_value(doc, path)
+
+
+def _parse_value(doc: jsonloc.Located, path) -> list[Card]:
     if not isinstance(doc.value, dict) or set(doc.value) - {"cards"} or "cards" not in doc.value:
         raise CatalogueError(path, 1, 'expected an object {"cards": [...]}')
     return parse_entries(doc.value["cards"], doc, path, ("cards",))
+
+
+class _Refused(Exception):
+    pass
+
+
+def _refuse(*_):
+    raise _Refused
+
+
+def _no_duplicates(pairs):
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        raise _Refused
+    return d
+
+
+def _finite(text):
+    x = float(text)
+    if x in (float("inf"), float("-inf")):
+        raise _Refused
+    return x
+
+
+def _fast_json(data: bytes):
+    """The document by `json.loads`, or None wherever jsonloc is stricter (duplicate keys, NaN,
+    Infinity, floats out of range, lone surrogate escapes, deep nesting) or would say more."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    if _SURROGATE_ESCAPE.search(data):
+        return None
+    try:
+        value = json.loads(data.decode("utf-8"), object_pairs_hook=_no_duplicates,
+                           parse_constant=_refuse, parse_float=_finite)
+    except (_Refused, ValueError, RecursionError):
+        return None
+    stack = [(value, 1)]
+    while stack:   # the same nesting bound as jsonloc
+        v, depth = stack.pop()
+        if isinstance(v, (dict, list)):
+            if depth > jsonloc.MAX_DEPTH:
+                return None
+            stack.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return value
+
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 _BUILTIN: dict | None = None
@@ -306,11 +375,32 @@ def builtin() -> dict[str, Card]:
     return _BUILTIN
 
 
-def catalogue(extra_files=(), inline=()) -> dict[str, Card]:
-    """The built-in catalogue, overridden by user files, then by cards given inline in a play."""
+_MERGED: dict = {}   # the files' keys -> the built-in catalogue merged with them, once per run
+
+
+def _merged(sources) -> dict[str, Card]:
     cards = dict(builtin())
-    for source in extra_files:
+    for source in sources:
         cards.update({c.name: c for c in load_source(source)})
+    return cards
+
+
+def catalogue(extra_files=(), inline=()) -> Mapping[str, Card]:
+    """The built-in catalogue, overridden by user files, then by cards given inline in a play
+    (read-only: the merge of the files is shared by every play of a run). A source is a file's
+    path or, from the library API, a catalogue in memory (load_source)."""
+    if any(isinstance(source, Mapping) for source in extra_files):   # the API's cards in memory: not kept
+        merged = MappingProxyType(_merged(extra_files))
+    else:
+        key = tuple(_file_key(p) for p in extra_files)
+        if key not in _MERGED:
+            if len(_MERGED) > 8:
+                _MERGED.clear()
+            _MERGED[key] = MappingProxyType(_merged(extra_files))
+        merged = _MERGED[key]
+    if not inline:
+        return merged
+    cards = dict(merged)
     for c in inline:
         cards[c.name] = c
-    return cards
+    return MappingProxyType(cards)

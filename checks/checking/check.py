@@ -1,10 +1,11 @@
-"""Check a play against a rule set, one step at a time, with the compiled step relation.
+"""Check a play against a rule set, one step at a time.
 
-Every step is a solver query: the state before and the action are fixed by
-assumptions, with every rule's literal assumed. Sat: the step is legal and the
-model gives the state after. Unsat: the step is illegal; each restriction is
-then tested alone to list every rule it breaks, and the unsat core (minimised)
-gives the facts behind it. Unknown (time or resource limit) is never legal.
+The compiled relation (model/compiled.py) walks the play. At the first step it finds illegal,
+the solver is asked from the state reached (the state before and the action fixed by
+assumptions, every rule's literal assumed): it confirms each rule the compiled step reports
+broken (alone unsat) and that the others hold together (sat), and its minimised unsat cores
+give the facts behind it. `--verify` replays the whole play through the solver instead. Unknown
+(time or resource limit) is never legal.
 """
 from __future__ import annotations
 
@@ -60,10 +61,16 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify, dead
             fast = None   # the solver decides this play alone
         if fast is not None and fast.kind in ("legal", "error") and not verify:
             return _fill(v, fast)
-    # an illegal step (or a verified play) is replayed from the start by the solver, which
-    # confirms it independently of the compiled code and explains it
-    slow = Run(play, name, cards, timeout_ms, rlimit, without, deadline)
-    outcome = walk(slow, slow.step)
+    if fast is not None and fast.kind == "illegal" and not verify and \
+            not any(r.startswith("(absent") for r in fast.detail):
+        # the solver is asked once, at the illegal step, from the state the walk reached: it
+        # confirms each broken rule independently of the compiled code and explains the step
+        outcome = run.confirm(fast)
+    else:
+        # a verified play (or one the compiled relation cannot decide) is replayed from the
+        # start by the solver
+        slow = Run(play, name, cards, timeout_ms, rlimit, without, deadline)
+        outcome = walk(slow, slow.step)
     if fast is not None and not _agree(fast, outcome):
         v.verdict = "error"
         v.message = (f"{play.path}: internal error, please report: the compiled relation and the solver "

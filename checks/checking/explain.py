@@ -1,5 +1,5 @@
 """Explaining an illegal step: every restriction it breaks (each alone against the solver), and a
-minimal set of facts behind it (deletion-minimised unsat cores), in words with their lines (the
+minimal set of facts behind it (QuickXplain, which reads no unsat core: the same facts in any batch), in words with their lines (the
 words are wording.py's)."""
 from __future__ import annotations
 
@@ -12,21 +12,27 @@ from ygo_timing.model.rules.tables import matches
 from ygo_timing.model.state import A
 
 
+class Unknown(Exception):
+    """The solver answered unknown while explaining (a time or resource limit)."""
+
+
 class Explainer:
     """The explanation of the step a Run has just found illegal (its current line and action)."""
 
     def __init__(self, run):
         self.run = run
 
-    def explain(self, pre, acts):
-        """Every restriction the step breaks, and a minimal set of facts behind it."""
+    def explain(self, pre, acts, expected=None):
+        """Every restriction the step breaks, and a minimal set of facts behind it. `expected`:
+        the rules the compiled step reports broken, confirmed with one query each plus one that
+        the others hold together; if the solver does not agree, it lists them itself."""
         self.run.phase = "explaining"
         rel = self.run.rel
         lits = list(rel.lits.values())
-        broken = []
-        for rid, rlit in rel.rlits.items():
-            if rid in rel.restrictions and self.run.solve(lits + [rlit] + pre + acts) == z3.unsat:
-                broken.append(rid)
+        broken = self.confirmed(expected, lits, pre + acts) if expected else None
+        if broken is None:
+            broken = [rid for rid, rlit in rel.rlits.items()
+                      if rid in rel.restrictions and self.check(lits + [rlit] + pre + acts) == z3.unsat]
         if not broken:   # only rules together fail: a minimal set of them
             broken = [str(r).split(":", 1)[1] for r in
                       self.minimise(lits + pre + acts, [rel.rlits[r] for r in rel.restrictions])]
@@ -73,16 +79,36 @@ class Explainer:
             out.append((w, sorted(set(rows))))
         return out
 
+    def check(self, terms):
+        result = self.run.solve(terms)
+        if result == z3.unknown:
+            raise Unknown(self.run.rel.solver.reason_unknown())
+        return result
+
+    def confirmed(self, expected, lits, facts):
+        """`expected` if each of those rules alone refuses the step and the others hold together
+        (then no other rule refuses it alone); else None."""
+        rel = self.run.rel
+        if not all(rid in rel.restrictions for rid in expected):
+            return None
+        rest = [rel.rlits[r] for r in rel.restrictions if r not in expected]
+        if self.check(lits + rest + facts) != z3.sat:
+            return None
+        for rid in expected:
+            if self.check(lits + [rel.rlits[rid]] + facts) != z3.unsat:
+                return None
+        return [r for r in rel.rlits if r in expected]   # in the order the full listing has
+
     def minimise(self, fixed, facts):
         """A minimal subset of `facts` that `fixed` makes unsat: the one QuickXplain prefers in the
         order of `facts`. It depends only on which subsets are unsat, never on an unsat core,
         which depends on what the shared solver was asked before (other plays, other
         processes): the same play gets the same facts in any batch, with any --jobs."""
-        if self.run.solve(fixed + facts) != z3.unsat:
+        if self.check(fixed + facts) != z3.unsat:
             return []
 
         def split(base, changed, candidates):
-            if changed and self.run.solve(base) == z3.unsat:
+            if changed and self.check(base) == z3.unsat:
                 return []
             if len(candidates) == 1:
                 return list(candidates)

@@ -7,7 +7,7 @@ from functools import cached_property
 
 import z3
 from ygo_timing.checking.deadline import Deadline
-from ygo_timing.checking.explain import Explainer
+from ygo_timing.checking.explain import Explainer, Unknown
 from ygo_timing.checking.facts import (
     Universe,
     fact_tables,
@@ -19,7 +19,7 @@ from ygo_timing.checking.facts import (
 from ygo_timing.inputs.play import ActionSpec, Play, PlayError
 from ygo_timing.model import compiled, vocab
 from ygo_timing.model.state import ACTION_FIELDS, CL, NONE, A, layout
-from ygo_timing.model.step import bucket, relation
+from ygo_timing.model.step import bucket, solver_relation
 
 
 class Run:
@@ -37,11 +37,16 @@ class Run:
         self.facts = static_facts(self.uni, play, self.neffects)
         self.index = {name: k for k, name in enumerate(self.names)}
         self.state = initial_state(self.layout, self.uni, play)
-        self.line_of = {name: ("set-up", None) for name in self.names}
-        for i, spec in enumerate(self.uni.specs):
-            for name in self.names:
-                if name.endswith(f"[{i}]") and not name.startswith(("link", "trig", "bd", "lp")):
-                    self.line_of[name] = ("set-up", spec.line)
+        setup = {name: ("set-up", None) for name in self.names}
+        specs = self.uni.specs
+        for name in self.names:   # a card's variables come from its set-up line
+            if name.endswith("]") and not name.startswith(("link", "trig", "bd", "lp")):
+                i = int(name[name.rindex("[") + 1:-1])
+                if i < len(specs):
+                    setup[name] = ("set-up", specs[i].line)
+        self.line_of = Provenance(self, setup)
+        self.history = []   # compiled steps taken: (line, action, state before), for Provenance
+        self._models = {}   # history index -> the solver's model of that step (its update causes)
         self.timeout_ms, self.rlimit = timeout_ms, rlimit
         self.steps = 0
 
@@ -60,7 +65,7 @@ class Run:
     # the solver side is built only when a step needs the solver
     @cached_property
     def rel(self):
-        rel = relation(self.ruleset, self.ncards, self.neffects, self.without)
+        rel = solver_relation(self.ruleset, self.ncards, self.neffects, self.without)
         self.deadline.check("building the step relation")
         return rel
 
@@ -150,8 +155,11 @@ class Run:
             yield dict(base, kind=A["resolve_link"], named=named)
 
     # --- one step -------------------------------------------------------------------------------
-    def assumptions(self, act):
-        pre = [t for t, _ in self.statics] + [self.equals(self.pre_vars[n], v) for n, v in self.state.items()]
+    def assumptions(self, act, vals=None):
+        """The step's facts: the play's statics and the state before (`vals`, default the run's
+        current state), and the action."""
+        pre = [t for t, _ in self.statics] + [self.equals(self.pre_vars[n], v)
+                                              for n, v in zip(self.names, self.vals if vals is None else vals)]
         acts = [self.equals(self.act_vars[n], v) for n, v in act.items()]
         return pre, acts
 
@@ -191,8 +199,18 @@ class Run:
         self.steps += 1
         if broken:
             return "unsat", list(broken)
+        self.history.append((line, act, self.vals))   # the old list is kept, never copied
         self.vals = post
         return "sat", None
+
+    def evaluate(self, act) -> list | None:
+        """The rule IDs the compiled relation finds `act` breaking now ([]: legal), the state left
+        as it is; None when it cannot decide."""
+        try:
+            broken, _ = self.evaluator.step(self.vals, [act[f] for f in ACTION_FIELDS], self.prepared)
+        except compiled.Undetermined:
+            return None
+        return list(broken)
 
     def step(self, act, line, text=""):
         """One step by the solver: ("sat", None), ("unsat", (broken, facts)) or ("unknown", why)."""
@@ -212,8 +230,43 @@ class Run:
             self.state = new
             return "sat", None
         if result == z3.unsat:
-            return "unsat", Explainer(self).explain(pre, acts)
+            try:
+                return "unsat", Explainer(self).explain(pre, acts)
+            except Unknown as e:
+                return "unknown", str(e)
         return "unknown", self.rel.solver.reason_unknown()
+
+    def confirm(self, found: Outcome) -> Outcome:
+        """The solver's own verdict on the step the compiled walk `found` illegal, asked once, from
+        the state the walk reached: it confirms each rule the compiled step reports broken and
+        explains the step (checking.explain)."""
+        a, act = found.action, found.act
+        self.current_line, self.current_text, self.current_act = a.line, a.text, act
+        pre, acts = self.assumptions(act)
+        try:
+            detail = Explainer(self).explain(pre, acts, expected=found.detail)
+        except Unknown as e:
+            return Outcome("unknown", found.index, a, str(e), self.steps, act)
+        return Outcome("illegal", found.index, a, detail, self.steps, act)
+
+    def last_change(self, name):
+        """("line", N, rule) of the compiled step that last changed `name`, or None."""
+        i, post = self.index[name], self.vals
+        for k in range(len(self.history) - 1, -1, -1):
+            line, _, pre = self.history[k]
+            if pre[i] != post[i]:
+                return ("line", line, self.cause_at(k, name))
+            post = pre
+        return None
+
+    def cause_at(self, k, name):
+        """The rule whose update set `name` in compiled step `k` (its model, asked once a step)."""
+        if k not in self._models:
+            _, act, pre = self.history[k]
+            p, a = self.assumptions(act, pre)
+            lits = list(self.rel.lits.values()) + list(self.rel.rlits.values())
+            self._models[k] = self.rel.solver.model() if self.solve(lits + p + a) == z3.sat else None
+        return self.cause(self._models[k], name) if self._models[k] is not None else None
 
     def cause(self, model, name):
         """The rule whose update set this variable in the step just taken."""
@@ -221,6 +274,27 @@ class Run:
             if z3.is_true(model.eval(when, model_completion=True)):
                 return rid
         return None
+
+
+class Provenance:
+    """Where each state variable got its value: ("set-up", line or None), or ("line", N, rule) of
+    the step that last changed it. Solver steps record it as they go; after compiled steps it is
+    worked out from the run's history for the variables an explanation shows."""
+
+    def __init__(self, run: Run, setup: dict):
+        self.run, self.setup, self.solved = run, setup, {}
+
+    def __setitem__(self, name, where):
+        self.solved[name] = where
+
+    def get(self, name, default=None):
+        if name in self.solved:
+            return self.solved[name]
+        if name in self.run.index:
+            found = self.run.last_change(name)
+            if found is not None:
+                return found
+        return self.setup.get(name, default)
 
 
 @dataclass
@@ -231,6 +305,7 @@ class Outcome:
     action: ActionSpec | None = None
     detail: object = None     # illegal: broken IDs (compiled) or (broken, facts) (solver); else a message
     steps: int = 0
+    act: dict | None = None   # the step (of the action's steps) that is illegal / undecided
 
 
 def walk(run: Run, stepper, done=None) -> Outcome:
@@ -243,7 +318,7 @@ def walk(run: Run, stepper, done=None) -> Outcome:
                 result, detail = stepper(act, a.line, a.text)
                 if result != "sat":
                     kind = "illegal" if result == "unsat" else "unknown"
-                    return Outcome(kind, index, a, detail, run.steps)
+                    return Outcome(kind, index, a, detail, run.steps, act)
         except PlayError as e:
             return Outcome("error", index, a, str(e), run.steps)
         if done is not None:

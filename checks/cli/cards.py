@@ -10,11 +10,9 @@ import sys
 import time
 
 import click
-from ygo_timing.cards import importer as cardimport
 from ygo_timing.inputs import fileio
 from ygo_timing.model import rulesets
 from ygo_timing.progress import Progress
-from ygo_timing.symbolic import audit as audit_mod
 
 
 def _fail(e):
@@ -23,6 +21,7 @@ def _fail(e):
 
 
 def _load(cdb, scripts, follow_symlinks):
+    from ygo_timing.cards import importer as cardimport  # only when a pool is read
     try:
         with Progress("importing cards") as bar:
             return cardimport.import_pool(cdb, scripts, bar, follow_symlinks)
@@ -102,6 +101,7 @@ Exit codes: 0 agree, 1 disagreements found, 2 input or usage error, 3 the solver
 @click.option("--follow-symlinks", is_flag=True, help="Follow symbolic links under --scripts (not by default).")
 def audit_cmd(cdb, scripts, ruleset, fmt, examples, follow_symlinks):
     """Compare, per card and Battle Phase window, our rules with the engine's script flags."""
+    from ygo_timing.symbolic import audit as audit_mod
     imported = _load(cdb, scripts, follow_symlinks)
     for w in imported.warnings:
         click.echo(f"warning: {w}", err=True)

@@ -14,7 +14,6 @@ from pathlib import Path
 
 import click
 from ygo_timing.cards import catalogue
-from ygo_timing.checking import batch
 from ygo_timing.checking.deadline import DEFAULT_DEADLINE_S
 from ygo_timing.checking.verdict import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
 from ygo_timing.cli import cards as cardcli
@@ -23,10 +22,11 @@ from ygo_timing.inputs import convert, files
 from ygo_timing.inputs.files import builtin_examples, play_files
 from ygo_timing.inputs.play import PlayError
 from ygo_timing.model import rulesets
-from ygo_timing.model.rulebook import rule_catalogue, rules_markdown
-from ygo_timing.output import ci_formats, html_report, report, rule_detail, timeline
-from ygo_timing.output import trace as trace_text
+from ygo_timing.output import ci_formats, report
 from ygo_timing.progress import Progress
+
+# Each subcommand imports what it runs (the checker, the rule model, the card importer) when it
+# runs: `--help` or `convert` never load z3 and the rules.
 
 
 class UsageError(click.UsageError):
@@ -107,6 +107,9 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
           root, stdin_filename, dask, quiet, verbose, trace, deadline_s, follow_symlinks):
     """Check play files (a directory means every .play/.json file under it; - reads one play
     from standard input)."""
+    from ygo_timing.checking import (
+        batch,  # the checker loads z3 and the rules: only when checking
+    )
     names = list(paths) + (builtin_examples() if examples else [])
     if not names and not jsonl:
         raise UsageError("name at least one play file or directory (or --examples, or --jsonl FILE)")
@@ -153,6 +156,7 @@ def check(paths, ruleset, fmt, cards_files, examples, jsonl, jobs, verify, timeo
 def _check_jsonl(name, opts, jobs, dask_address) -> list[int]:
     """One JSON result per record, printed as it comes, in input order; the exit statuses."""
     statuses = []
+    from ygo_timing.checking import batch
     for v in _jsonl_verdicts(batch.checker("jsonl", opts), _jsonl_items(name), jobs, dask_address):
         statuses.append(ci_formats.exit_status(v))
         click.echo(json.dumps(v.to_dict(), ensure_ascii=False))
@@ -163,6 +167,7 @@ def _check_files(names, opts, jobs, fmt, root, quiet, stdin_filename, trace=Fals
                  follow_symlinks=False) -> list[int]:
     """The play files (or `-`), text and github printed play by play, the other formats (and the
     timelines: html, --trace) as one document at the end; the exit statuses."""
+    from ygo_timing.checking import batch
     if names == ["-"]:
         verdicts, total = iter([_stdin_verdict(stdin_filename or "<stdin>", opts)]), 1
     else:
@@ -182,6 +187,8 @@ def _check_files(names, opts, jobs, fmt, root, quiet, stdin_filename, trace=Fals
                 collected.append(v)
             bar(n, total)
     if fmt == "html" or trace:   # each play's timeline, drawn (checks/output/timeline.py)
+        from ygo_timing.output import html_report, timeline
+        from ygo_timing.output import trace as trace_text
         timelines = timeline.of_verdicts(collected, opts.cards_files, with_options=fmt == "html")
         click.echo(html_report.report(timelines) if fmt == "html" else trace_text.text(timelines))
     elif fmt not in STREAMED:   # whole documents
@@ -213,6 +220,7 @@ def usable_cpus() -> int:
 
 def _jsonl_verdicts(fn, items, jobs, dask_address):
     """The batch seam: this machine's processes, or a Dask cluster (checking/dask_map.py)."""
+    from ygo_timing.checking import batch
     if not dask_address:
         yield from batch.ordered_map(fn, items, jobs)
         return
@@ -258,14 +266,17 @@ Exit codes: 0 listed, 2 usage error or unknown rule.""")
 @click.argument("rule_id", required=False, metavar="[ID]")
 @click.option("--ruleset", type=click.Choice(rulesets.NAMES))
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
-@click.option("--seeds", type=click.Path(file_okay=False, path_type=Path), default=rule_detail.SEEDS,
-              show_default=True, help="Where the source documents are (for `rules ID`'s quotes).")
+@click.option("--seeds", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where the source documents are, for `rules ID`'s quotes (default: ../shared/seeds "
+                   "beside the checkout).")
 def rules(rule_id, ruleset, fmt, seeds):
     """List the rules: ID, statement, source lines, rule sets. With an ID or machine name
     (`rules T4`, `rules timing.window`): that rule in full, with the seed lines it cites."""
+    from ygo_timing.model.rulebook import rule_catalogue, rules_markdown
+    from ygo_timing.output import rule_detail
     if rule_id:
         try:
-            d = rule_detail.detail(rule_detail.lookup(rule_id), seeds)
+            d = rule_detail.detail(rule_detail.lookup(rule_id), seeds or rule_detail.SEEDS)
         except rule_detail.UnknownRule as e:
             click.echo(f"error: {e}", err=True)
             sys.exit(2)

@@ -49,10 +49,11 @@ Exit codes: 0 answered, 2 bad input or usage error, 3 the solver answered unknow
 @click.option("--timeout", "timeout", type=settings.Seconds(settings.PER_QUERY_MAX_S, old_ms=True),
               default=DEFAULT_TIMEOUT_MS / 1000, show_default=True,
               help="Solver time limit per query, in seconds (e.g. 20, 2.5 or 500ms).")
-def options_cmd(path, at, ruleset, fmt, cards_files, timeout):
+@click.option("--why", is_flag=True, help="Explain each refusal: the facts behind it (asks the solver).")
+def options_cmd(path, at, ruleset, fmt, cards_files, timeout, why):
     """What each player may activate, and whether the game may move on, after action N."""
     from ygo_timing.symbolic import options as opt
-    o = _guarded(lambda: opt.options(load(path), ruleset, cards_files, at, settings.timeout_ms(timeout)))
+    o = _guarded(lambda: opt.options(load(path), ruleset, cards_files, at, settings.timeout_ms(timeout), why))
     click.echo(json.dumps(o.to_dict(), indent=2, ensure_ascii=False) if fmt == "json" else opt.text(o))
     unknown = any(x.allowed is None for x in o.cards + o.game)
     sys.exit(3 if unknown else 0)

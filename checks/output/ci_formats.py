@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
-from importlib import metadata
 from pathlib import Path, PurePath
 from urllib.parse import quote
 
@@ -176,6 +175,7 @@ def _uri(path: str) -> str:
 
 
 def _version() -> str:
+    from importlib import metadata  # slow to import; SARIF output alone needs it
     try:
         return metadata.version("ygo-timing")
     except metadata.PackageNotFoundError:

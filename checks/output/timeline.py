@@ -24,7 +24,7 @@ from ygo_timing.model.state import (
     A,
     Statics,
 )
-from ygo_timing.symbolic.options import Options, ask_compiled, options_at
+from ygo_timing.symbolic.options import Options, options_at
 
 
 @dataclass
@@ -238,7 +238,7 @@ class _Recorder:
             self.opening(index)
 
     def opening(self, after: int):
-        o = options_at(self.run, after, ask_compiled)
+        o = options_at(self.run, after)
         self.t.openings.append(Opening(after, o.state["window"], o))
 
     def stopped(self, outcome):
@@ -250,7 +250,7 @@ class _Recorder:
             r.message = str(outcome.detail)
         self.run.vals = list(self.before)
         if self.with_options and outcome.kind == "illegal":
-            r.options = options_at(self.run, outcome.index - 1, ask_compiled)
+            r.options = options_at(self.run, outcome.index - 1)
         self.t.rows.append(r)
 
 

@@ -187,7 +187,7 @@ def describe_stuck(kind, scenario, play, name, cards, seq):
         raise RuntimeError(f"scenario {scenario.name}: the way to a {kind} replays as {side.verdict}; "
                            "the compiled relation and the solver disagree")
     text = to_text(Play(f"<{scenario.name}>", ruleset=name, cards=list(play.cards), actions=side.specs))
-    o = options(parse_text(text, f"<{scenario.name}>"), name)
+    o = options(parse_text(text, f"<{scenario.name}>"), name, why=True)   # the solver confirms each refusal
     detail, rules = [], set()
     for x in o.cards + o.game:
         if x.allowed is False:

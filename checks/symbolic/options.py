@@ -3,15 +3,16 @@
 The play is replayed with check's machinery (`checking.run.Run`) up to action N; then every candidate
 action -- each activatable effect of each card of each player (with each target its text may
 choose), passing, closing the window, resolving, declaring an attack, ending the Battle Phase --
-is one query to the same step relation under the state reached. A refused candidate is
-explained as `check` explains an illegal action: each restriction alone (rule IDs, sources).
+is evaluated by the compiled step relation under the state reached (as `check` takes a legal
+step); a refusal names the rules the compiled step finds broken. Asked why (`--why`), the
+solver confirms each refusal as `check` confirms an illegal action and gives the facts behind it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 import z3
-from ygo_timing.checking.explain import Explainer
+from ygo_timing.checking.explain import Explainer, Unknown
 from ygo_timing.checking.facts import play_cards
 from ygo_timing.checking.run import Run
 from ygo_timing.checking.verdict import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS
@@ -19,9 +20,9 @@ from ygo_timing.inputs.play import Play, PlayError
 from ygo_timing.inputs.play import (
     render_ref as _ref,  # the play module's quoting, so lines parse back
 )
-from ygo_timing.model import compiled, vocab
+from ygo_timing.model import compiled, rulesets, vocab
 from ygo_timing.model.rulebook import rule_info
-from ygo_timing.model.state import ACTION_FIELDS, NONE, A
+from ygo_timing.model.state import NONE, A
 
 
 @dataclass
@@ -37,7 +38,8 @@ class Option:
              "verdict": {True: "allowed", False: "refused", None: "unknown"}[self.allowed]}
         if self.allowed is False:
             d["rules"] = self.rules
-            d["because"] = self.facts
+            if self.facts:
+                d["because"] = self.facts
         return d
 
 
@@ -67,36 +69,38 @@ def _base(**kw):
     return d
 
 
-def ask(run: Run, act: dict, text: str):
-    """(allowed, broken rule IDs, facts) for one candidate, leaving the run's state as it is."""
+def ask(run: Run, act: dict, text: str, why: bool = False):
+    """(allowed, broken rule IDs, facts) for one candidate, leaving the run's state as it is.
+
+    The compiled relation decides; the solver is asked only to explain a refusal (`why`), and
+    then confirms it (checking.explain), or where the compiled relation cannot decide."""
+    broken = run.evaluate(act) if run.evaluator is not None else None
+    if broken == []:
+        return True, [], []
+    if broken is not None and not why and not any(r.startswith("(absent") for r in broken):
+        order = rulesets.load(run.ruleset).rules   # the order the solver lists them in
+        return False, sorted(broken, key=order.index), []
     run.current_line, run.current_text, run.current_act = 0, text, act
     pre, acts = run.assumptions(act)
     lits = list(run.rel.lits.values()) + list(run.rel.rlits.values())
     r = run.solve(lits + pre + acts)
-    if r == z3.sat:
-        return True, [], []
     if r == z3.unknown:
         return None, [], []
-    broken, facts = Explainer(run).explain(pre, acts)
-    return False, broken, facts
-
-
-def ask_compiled(run: Run, act: dict, text: str):
-    """`ask` put to the compiled relation, as check's first pass is: (allowed, broken rule IDs,
-    no facts); the solver answers where the compiled relation cannot, or names no rule."""
-    if run.evaluator is None:
-        return ask(run, act, text)
+    if r == z3.sat:
+        if broken is not None:
+            raise RuntimeError(f"`{text}`: the compiled relation refuses it ({', '.join(broken)}) and the "
+                               "solver allows it")
+        return True, [], []
     try:
-        broken, _ = run.evaluator.step(run.vals, [act[f] for f in ACTION_FIELDS], run.prepared)
-    except compiled.Undetermined:
-        return ask(run, act, text)
-    if any(r.startswith("(absent") for r in broken):
-        return ask(run, act, text)   # only rules together refuse it: the solver finds which
-    return not broken, list(broken), []
+        found, facts = Explainer(run).explain(pre, acts, expected=broken)
+    except Unknown:
+        return None, [], []
+    return False, found, facts
 
 
 def replay_to(play: Play, ruleset: str, cards: dict, at: int | None, timeout_ms: int):
-    """Run the play's first `at` actions (all when None). Raises PlayError if one is illegal."""
+    """Run the play's first `at` actions (all when None), with the compiled relation where it
+    decides. Raises PlayError if one is illegal."""
     run = Run(play, ruleset, cards, timeout_ms, DEFAULT_RLIMIT)
     n = len(play.actions) if at is None else at
     if n < 0 or n > len(play.actions):
@@ -105,10 +109,18 @@ def replay_to(play: Play, ruleset: str, cards: dict, at: int | None, timeout_ms:
     for a in play.actions[:n]:
         acts = run.steps_for(a)
         for act in (acts if acts is not None else run.resolve_steps(a)):
-            result, detail = run.step(act, a.line, a.text)
+            result = None
+            if run.evaluator is not None:
+                try:
+                    result, detail = run.eval_step(act, a.line, a.text)   # unsat: the rule IDs
+                except compiled.Undetermined:
+                    result = None
+            if result is None:
+                result, detail = run.step(act, a.line, a.text)
+                detail = detail[0] if result == "unsat" else detail
             if result != "sat":
                 why = "the solver answered unknown" if result == "unknown" else \
-                    "it is illegal (" + ", ".join(detail[0]) + ")"
+                    "it is illegal (" + ", ".join(detail) + ")"
                 raise PlayError(play.path, a.line, f"cannot ask what may be done after action {n}: "
                                                    f"action `{a.text.strip()}` before it is not legal: {why}; "
                                                    "expected a legal play up to --at")
@@ -116,16 +128,17 @@ def replay_to(play: Play, ruleset: str, cards: dict, at: int | None, timeout_ms:
 
 
 def options(play: Play, ruleset: str | None, cards_files=(), at: int | None = None,
-            timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Options:
+            timeout_ms: int = DEFAULT_TIMEOUT_MS, why: bool = False) -> Options:
+    """The options after action `at`; `why`: explain each refusal (the facts, by the solver)."""
     name = ruleset or play.ruleset or "ocg"
     cards = play_cards(play, cards_files)
     run, n = replay_to(play, name, cards, at, timeout_ms)
-    return options_at(run, n)
+    return options_at(run, n, why)
 
 
-def options_at(run: Run, n: int, ask=ask) -> Options:
-    """The options in the state `run` has reached after the play's first `n` actions; `ask` is
-    the question put to each candidate (`ask`, or `ask_compiled` where facts are not needed)."""
+def options_at(run: Run, n: int, why: bool = False) -> Options:
+    """The options in the state `run` has reached after the play's first `n` actions (each
+    candidate decided by `ask`; `why`: the solver explains each refusal)."""
     play, name = run.play, run.ruleset
     u, st = run.uni, run.state
     info = rule_info()
@@ -136,7 +149,7 @@ def options_at(run: Run, n: int, ask=ask) -> Options:
              "chain": chain, "resolving": st["resolving"]}
 
     def option(player, act, text):
-        ok, broken, facts = ask(run, act, text)
+        ok, broken, facts = ask(run, act, text, why)
         return Option(player, text, ok, [{"rule": r, "statement": info[r]["statement"], "sources": info[r]["sources"]}
                                          for r in broken], facts)
 
@@ -212,4 +225,5 @@ def _line(x: Option) -> str:
         return f"ALLOWED  {x.what}"
     if x.allowed is None:
         return f"UNKNOWN  {x.what} (the solver gave up)"
-    return f"refused  {x.what} -- " + "; ".join(f"{r['rule']} ({'; '.join(r['sources'])})" for r in x.rules)
+    return f"refused  {x.what} -- " + "; ".join(f"{r['rule']} ({'; '.join(r['sources'])})" for r in x.rules) + \
+        "".join(f"\n        because: {f}" for f in x.facts)
