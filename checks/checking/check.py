@@ -65,12 +65,13 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify, dead
             not any(r.startswith("(absent") for r in fast.detail):
         # the solver is asked once, at the illegal step, from the state the walk reached: it
         # confirms each broken rule independently of the compiled code and explains the step
+        explained = run
         outcome = run.confirm(fast)
     else:
         # a verified play (or one the compiled relation cannot decide) is replayed from the
         # start by the solver
-        slow = Run(play, name, cards, timeout_ms, rlimit, without, deadline)
-        outcome = walk(slow, slow.step)
+        explained = Run(play, name, cards, timeout_ms, rlimit, without, deadline)
+        outcome = walk(explained, explained.step)
     if fast is not None and not _agree(fast, outcome):
         v.verdict = "error"
         v.message = (f"{play.path}: internal error, please report: the compiled relation and the solver "
@@ -78,7 +79,7 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify, dead
         return v
     v = _fill(v, outcome, f" within its limits per query ({timeout_ms} ms, rlimit {rlimit})")
     if v.verdict == "illegal":
-        v.reason = getattr(slow, "reason", "")   # the explanation's first sentence (wording.reason)
+        v.reason = getattr(explained, "reason", "")   # the explanation's first sentence (wording.reason)
     return v
 
 
