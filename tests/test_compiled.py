@@ -213,7 +213,7 @@ def test_the_solver_relation_is_read_back_from_the_disk(tmp_path, monkeypatch):
     (rule literals, update causes and the gates' grants included); a damaged file is rebuilt."""
     monkeypatch.setenv("YGO_TIMING_CACHE", str(tmp_path))
     step.solver_relation.cache_clear()
-    paths = [FIXTURES / "examples" / "ex1-illegal.play", FIXTURES / "rules" / "gen" / "GEN-1-illegal-2.play"]
+    paths = [FIXTURES / "examples" / "ex1-illegal.play", FIXTURES / "rules" / "gen" / "GEN-6-illegal.play"]
     built = [check_play(load(str(p))).to_dict() for p in paths]
     (cached, *_) = tmp_path.glob("solver-*.json")
     step.solver_relation.cache_clear()
