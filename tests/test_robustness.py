@@ -68,11 +68,11 @@ def _exception_classes():
 
 def _samples():
     from ygo_timing.cards.catalogue import CatalogueError, _Refused
-    from ygo_timing.checking.explain import Unknown as ExplainUnknown
     from ygo_timing.cards.importer import PoolError
     from ygo_timing.cards.luascan import ScriptError
     from ygo_timing.checking.dask_map import DaskError
     from ygo_timing.checking.deadline import DeadlineExceeded
+    from ygo_timing.checking.explain import Unknown as ExplainUnknown
     from ygo_timing.cli.main import UsageError
     from ygo_timing.cli.settings import ConfigError
     from ygo_timing.errors import InputError
