@@ -3,6 +3,7 @@
 string from an input escaped). The page's structure is checked here with the standard library's
 HTML parser; tests/test_browser.py renders it in Chromium."""
 import json
+import os
 from html.parser import HTMLParser
 
 import pytest
@@ -342,3 +343,28 @@ def test_an_undecided_verdict_is_never_drawn_illegal():
     page = html_report.report([t])
     assert "ILLEGAL" not in page and "UNKNOWN" in page and "the solver answered unknown" in page
     assert "ILLEGAL" not in trace.trace(t) and "UNDECIDED" in trace.trace(t)
+
+
+def test_a_fifo_as_a_play_is_refused_not_waited_on_in_either_timeline(tmp_path):
+    """The play parser refuses a FIFO (issue 18); the timeline reads the play's text again for the
+    page, and must refuse it too instead of blocking on it."""
+    import subprocess
+    import sys
+    fifo = tmp_path / "x.play"
+    os.mkfifo(fifo)
+    for extra in (["--format", "html"], ["--trace"]):
+        r = subprocess.run([sys.executable, "-m", "ygo_timing", "check", *extra, str(fifo)],
+                           capture_output=True, text=True, timeout=120)
+        assert r.returncode == 2 and "a FIFO, not a regular file" in r.stdout + r.stderr, r
+        assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_a_bug_while_drawing_is_a_note_on_that_play_not_a_traceback(monkeypatch):
+    def broken(*_args, **_kw):
+        raise ZeroDivisionError("drawing")
+    monkeypatch.setattr(timeline, "build", broken)
+    r = run("check", "--trace", FIXTURES / "examples" / "ex1-legal.play")
+    assert r.exit_code == 0, r.output   # the play is legal, as it expects; only its drawing failed
+    said = " ".join(r.output.split())   # the trace wraps at 100 columns
+    assert "internal error, please report: ZeroDivisionError: drawing" in said
+    assert "the verdict stands" in said and "Traceback" not in said

@@ -13,6 +13,8 @@ from ygo_timing.cards import catalogue
 from ygo_timing.checking.facts import fact_terms, play_cards
 from ygo_timing.checking.run import Run, walk
 from ygo_timing.checking.verdict import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Verdict
+from ygo_timing.errors import InputError, internal
+from ygo_timing.inputs import fileio
 from ygo_timing.inputs.play import Play, PlayError, load
 from ygo_timing.model import compiled, rulesets, vocab
 from ygo_timing.model.rules.chain import speed_term
@@ -111,7 +113,12 @@ def of_verdicts(verdicts, cards_files=(), with_options: bool = True) -> list:
             play = load(v.path)
         except PlayError:
             play = None   # the verdict already says what is wrong with it
-        out.append(build(play, v, cards_files, with_options))
+        try:
+            out.append(build(play, v, cards_files, with_options))
+        except Exception as e:   # a bug draws a note on this play's page, never a traceback for all
+            t = Timeline(None, v, ruleset_windows(v.ruleset, ["main1"]))
+            t.notes.append(internal(v.path, e) + " (the timeline could not be drawn; the verdict stands)")
+            out.append(t)
     return out
 
 
@@ -148,10 +155,11 @@ def build(play: Play | None, verdict: Verdict, cards_files=(), with_options: boo
 
 
 def _read(path: str) -> str:
+    """The play's text for the page: a regular file only (a FIFO or device is not waited on)."""
     try:
-        with open(path, "rb") as f:
-            return f.read(vocab.MAX_FILE_BYTES).decode("utf-8", errors="replace")
-    except OSError:
+        return fileio.read_regular(path, vocab.MAX_FILE_BYTES, InputError)[:vocab.MAX_FILE_BYTES].decode(
+            "utf-8", errors="replace")
+    except InputError:
         return ""
 
 
