@@ -31,7 +31,8 @@ ACTIONS = (
 A = {name: i for i, name in enumerate(ACTIONS)}
 
 # What a `claim` states.
-CLAIMS = ("lp", "destroyed_by_battle", "location", "atk", "window", "face_up", "calc")
+CLAIMS = ("lp", "destroyed_by_battle", "location", "atk", "window", "face_up", "calc", "def", "position",
+          "attacking")
 CL = {name: i for i, name in enumerate(CLAIMS)}
 
 NONE = -1  # "no card" in card-valued variables
@@ -52,6 +53,7 @@ class State:
         self.link_player = [I(f"link{k}_player") for k in range(vocab.MAX_CHAIN)]
         self.link_target = [I(f"link{k}_target") for k in range(vocab.MAX_CHAIN)]
         self.link_negated = [B(f"link{k}_negated") for k in range(vocab.MAX_CHAIN)]
+        self.link_tloc = [I(f"link{k}_tloc") for k in range(vocab.MAX_CHAIN)]  # where its target was (GEN-17)
         self.chains = I("chains")        # Chains started in this window
         self.resolving = B("resolving")  # both players passed: the Chain is resolving
         self.attacker = I("attacker")
@@ -78,6 +80,10 @@ class State:
         self.hit_monster = [B(f"c{i}_hit_monster") for i in range(ncards)]  # attacked a monster this turn
         self.flipped = [B(f"c{i}_flipped") for i in range(ncards)]    # flipped face-up by the attack
         self.no_attack = [B(f"c{i}_no_attack") for i in range(ncards)]  # "cannot attack" applies
+        self.ssum = [B(f"c{i}_ssum") for i in range(ncards)]          # Special Summoned this turn
+        self.ind_battle = [B(f"c{i}_ind_battle") for i in range(ncards)]  # cannot be destroyed by battle (an operation's, this turn)
+        self.ind_effect = [B(f"c{i}_ind_effect") for i in range(ncards)]  # cannot be destroyed by card effects (this turn)
+        self.bdc = [I("bdc_A"), I("bdc_B")]  # an operation's change to the battle damage each player takes in this battle
         self.trig = [B(f"e{e}_trig") for e in range(neffects)]        # trigger pending in this window
 
     def fields(self):
@@ -160,7 +166,32 @@ class Statics:
         self.cond = f("condition", Int, Int)
         self.ruling = f("ruling_allowed", Int, Bool)
         self.no_ds = f("no_damage_step", Int, Bool)
-        self.res = f("resolution", Int, Int)
-        self.amount = f("amount", Int, Int)
-        self.res_target = f("resolution_target", Int, Int)
         self.speed = f("spell_speed", Int, Int)
+        # the effect model (model/rules/effects.py): per card
+        self.attribute = f("attribute", Int, Int)
+        self.monster_type = f("monster_type", Int, Int)
+        self.orig_def = f("original_def", Int, Int)
+        # per effect, and per slot (effect * slots + k)
+        self.alternatives = f("condition_alternatives", Int, Int)
+        self.targets = f("targets", Int, Bool)
+        self.atoms = {prefix: {name: f(f"{prefix}_{name}", Int, Int) for name in ATOM_FIELDS}
+                      for prefix in ("cond", "filter")}
+        self.cost = f("cost", Int, Int)
+        self.cost_amount = f("cost_amount", Int, Int)
+        self.op = f("operation", Int, Int)
+        self.op_on = f("operation_on", Int, Int)
+        self.op_amount = f("operation_amount", Int, Int)
+        self.op_amount_of = f("operation_amount_of", Int, Int)
+        self.op_to = f("operation_to", Int, Int)
+        self.op_then = f("operation_then", Int, Bool)
+        # per card continuous slot (card * MAX_CONTINUOUS + k)
+        self.cont = f("continuous", Int, Int)
+        self.cont_on = f("continuous_on", Int, Int)
+        self.cont_amount = f("continuous_amount", Int, Int)
+        # which monsters an operation's or a continuous effect's `select` picks, per slot
+        self.select = {prefix: {name: f(f"{prefix}_{name}", Int, Int) for name in SELECT_FIELDS}
+                       for prefix in ("operation", "continuous")}
+
+
+ATOM_FIELDS = ("quantity", "of", "cmp", "value", "than_quantity", "than_of")
+SELECT_FIELDS = ("side", "filter", "attribute", "monster_type", "level_min", "level_max")

@@ -17,7 +17,7 @@ from . import diskcache, rulesets
 from .rules import RULES, Ctx, tables
 from .state import State
 
-FORMAT = 1   # bump when the cached relation's shape changes
+FORMAT = 2   # bump when the cached relation's shape changes
 
 
 class StepRelation:
@@ -129,8 +129,10 @@ class LoadedRelation:
         ctx._lits = self.lits
         self.restrictions = {rid: None for rid in data["restrictions"]}   # the IDs, in order
         self.solver = z3.Solver()
-        self.solver.from_string(data["solver"])
-        extra = [eq.arg(1) for eq in z3.parse_smt2_string(data["extra"])]
+        (whole,) = z3.parse_smt2_string(data["solver"])
+        self.solver.add(*whole.children())
+        (side,) = z3.parse_smt2_string(data["extra"])
+        extra = [eq.arg(1) for eq in side.children()]
         if len(extra) != data["extra_count"] or len(self.solver.assertions()) != data["assertions"]:
             raise ValueError("the cached relation is incomplete")
         self.causes = {name: [(rid, extra[k]) for rid, k in pairs] for name, pairs in data["causes"].items()}
@@ -147,11 +149,14 @@ def _dump(rel: StepRelation) -> str:
         causes[name] = [(rid, index(when)) for rid, when in pairs]
     for gate, terms in rel.ctx._grants.items():
         grants[gate] = [index(t) for t in terms]
-    side = z3.Solver()
-    for k, term in enumerate(extra):   # `x!k == term`: an assertion is never dropped, even `true`
-        side.add(z3.Bool(f"extra!{k}") == term)
+    # each as one conjunction: z3 shares a subterm (`let`) within one assertion only, and the
+    # updates' conditions share most of theirs (one per assertion made the file 15x larger)
+    side = z3.Solver()   # `x!k == term`: a conjunct is never dropped, even `true`
+    side.add(z3.And([z3.Bool(f"extra!{k}") == term for k, term in enumerate(extra)]))
+    whole = z3.Solver()
+    whole.add(z3.And(list(rel.solver.assertions())))
     return json.dumps({"lits": list(rel.lits), "restrictions": list(rel.restrictions),
-                       "solver": rel.solver.sexpr(), "assertions": len(rel.solver.assertions()),
+                       "solver": whole.sexpr(), "assertions": len(rel.solver.assertions()),
                        "extra": side.sexpr(), "extra_count": len(extra), "causes": causes, "grants": grants})
 
 

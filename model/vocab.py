@@ -147,6 +147,97 @@ RS = {name: i for i, name in enumerate(RESOLUTIONS)}
 # Which monster a resolution applies to when the play does not say.
 TARGETS = ("self", "chosen", "attacker", "attack_target", "own_battling", "opponent_battling")
 
+# --- The effect model (docs/cards-format.md): an effect is a composition of a condition over
+# atoms, costs, a target with a filter, and operations; a card's continuous effects apply while
+# it is face-up on the field. Each list below is the vocabulary of one field of the format.
+
+ATTRIBUTES = ("none", "dark", "light", "earth", "water", "fire", "wind", "divine")
+MONSTER_TYPES = (
+    "none", "spellcaster", "dragon", "zombie", "warrior", "beast_warrior", "beast", "winged_beast",
+    "fiend", "fairy", "insect", "dinosaur", "reptile", "fish", "sea_serpent", "aqua", "pyro",
+    "thunder", "rock", "plant", "machine", "psychic", "divine_beast", "wyrm", "cyberse", "illusion",
+)
+
+# Who an atom, a cost or an operation is about. Card subjects are relative to the effect's card;
+# player subjects to its controller.
+CARD_SUBJECTS = ("self", "attacker", "attack_target", "target", "battle_opponent", "own_battling", "opponent_battling")
+PLAYER_SUBJECTS = ("you", "opponent")
+SUBJECTS = CARD_SUBJECTS + PLAYER_SUBJECTS
+SJ = {name: i for i, name in enumerate(SUBJECTS)}
+
+# Quantities an atom compares: `of` a card subject (state or printed), `of` a player subject,
+# or of the game. Truth values are 1 / 0; a location is its index in LOCATIONS.
+CARD_QUANTITIES = (
+    "location", "face_up", "defense_position", "atk", "def", "level", "attribute", "monster_type",
+    "archetype", "card_type", "original_atk", "original_def", "yours", "battling", "attacking",
+    "attacked", "special_summoned",
+)
+PLAYER_QUANTITIES = ("lp", "monsters", "cards", "hand", "battle_damage", "turn")
+GAME_QUANTITIES = ("direct_attack",)
+QUANTITIES = ("nothing",) + CARD_QUANTITIES + PLAYER_QUANTITIES + GAME_QUANTITIES
+Q = {name: i for i, name in enumerate(QUANTITIES)}
+COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+CMP = {name: i for i, name in enumerate(COMPARISONS)}
+NEGATED_COMPARISON = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+# A condition is normalised to at most this many alternatives ("or") of at most this many atoms
+# ("and") each: the relation has a slot per atom (model/rules/effects.py).
+CONDITION_ALTERNATIVES = 2
+CONDITION_ATOMS = 3
+TARGET_FILTER_ATOMS = 2
+
+# Costs, paid when the effect is activated (GEN-16).
+COSTS = ("none", "pay_lp", "pay_half_lp", "discard", "tribute", "send_self", "banish_self")
+CT = {name: i for i, name in enumerate(COSTS)}
+MAX_COSTS = 2
+
+# What an operation does to what it is `on` (GEN-15).
+OPERATIONS = (
+    "none",
+    "atk_add", "atk_set", "atk_halve", "atk_double", "atk_gain_opponent", "atk_halve_original",
+    "def_add", "def_set", "def_halve", "def_double",
+    "destroy", "banish", "to_hand", "to_deck", "to_graveyard", "special_summon",
+    "change_position", "set_face_down",
+    "negate", "negate_destroy", "negate_attack", "end_battle_phase", "skip_damage_calc",
+    "cannot_attack", "cannot_declare_attack",
+    "damage", "gain_lp",
+    "no_battle_damage", "halve_battle_damage", "double_battle_damage", "reflect_battle_damage",
+    "indestructible_by_battle", "indestructible_by_effect",
+)
+OP = {name: i for i, name in enumerate(OPERATIONS)}
+MAX_OPERATIONS = 3
+# What an operation is on: a card subject, the Chain Link's chosen target, or every card a
+# selector picks (`all`).
+OPERATION_ON = ("self", "chosen", "attacker", "attack_target", "own_battling", "opponent_battling", "all")
+# A selector: whose cards, and which of them (monsters in the Monster Zone).
+SELECT_SIDES = ("both", "yours", "opponent")
+SELECT_FILTERS = ("any", "attack_position", "defense_position", "face_up", "face_down")
+# `damage` / `gain_lp`: whose LP, and how much (a number, or the ATK of the card it is on).
+LP_PLAYERS = ("opponent", "you", "controller_of")
+AMOUNT_OF = ("number", "atk", "original_atk")
+
+# Lasting battle-damage changes an operation leaves for the rest of the battle (BD-1 applies them
+# with the cards' own modifiers): to the damage its controller would take.
+BATTLE_DAMAGE_CHANGES = ("none", "no_battle_damage", "halve_battle_damage", "double_battle_damage",
+                         "reflect_battle_damage")
+
+# Continuous effects of a face-up card (GEN-18, GEN-19).
+CONTINUOUS = (
+    "none",
+    "atk_modifier",          # the selected monsters gain `amount` ATK
+    "def_modifier",          # ... DEF
+    "indestructible_by_battle",  # the selected monsters cannot be destroyed by battle
+    "indestructible_by_effect",
+    "no_battle_damage",      # its controller takes no battle damage from battles involving this card
+    "lock_traps",            # Trap Cards cannot be activated, and Trap effects on the field are negated
+    "lock_spells",           # Spell Cards cannot be activated
+    "negate_monster_effects",  # the effects of face-up monsters on the field are negated
+    "cannot_attack",         # the selected monsters cannot attack (cannot declare an attack)
+    "direct_attack",         # the selected monsters can attack directly
+)
+CN = {name: i for i, name in enumerate(CONTINUOUS)}
+MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots for
+CONTINUOUS_ON = ("self", "all")
+
 # Battle damage modifiers (BD-1, S2 63-75), in the order BD-1 applies them.
 BATTLE_DAMAGE_MODIFIERS = (
     "none",

@@ -13,13 +13,11 @@ from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 
-from ygo_timing.errors import InputError
 from ygo_timing.inputs import fileio, jsonloc
 from ygo_timing.model import vocab
 
-
-class CatalogueError(InputError):
-    """A catalogue file problem. str() -> "path:line: message"."""
+from . import effect_format
+from .reader import REQUIRED, CatalogueError, Reader, short
 
 
 @dataclass
@@ -32,14 +30,23 @@ class Effect:
     trigger_class: str = "none"
     fusion_summon: bool = False
     timings: tuple = ()
-    condition: str = "none"
+    condition: str = "none"       # the event (vocab.CONDITIONS) that places it, "none" if none
+    atoms: tuple = ()             # and the condition's other atoms: alternatives of Atoms (effect_format)
     ruling_allowed: bool = False
     no_damage_step: bool = False
-    resolution: str = "none"
-    amount: int = 0
-    target: str = "self"
+    costs: tuple = ()             # effect_format.Cost, paid on activation in this order
+    target_filter: tuple | None = None   # Atoms about the chosen target; None: it targets nothing
+    operations: tuple = ()        # effect_format.Operation, applied in this order on resolution
+    apply: effect_format.Continuous | None = None   # a continuous effect's
+    text: str = ""                # the card text of this effect, where the entry quotes it
     note: str = ""
     unknown: tuple = ()   # properties an import could not settle (left at their defaults)
+    legacy: bool = False  # read from the old one-operation `resolution` (cards migrate rewrites it)
+
+    @property
+    def first(self) -> effect_format.Operation:
+        """The first operation: the one whose card is fixed when the effect is activated."""
+        return self.operations[0] if self.operations else effect_format.Operation("none")
 
 
 @dataclass
@@ -48,6 +55,8 @@ class Card:
     type: str
     subtype: str
     attribute: str | None = None
+    monster_type: str | None = None
+    passcode: int | None = None
     level: int | None = None
     atk: int | None = None
     def_: int | None = None
@@ -74,14 +83,11 @@ class Card:
         d = {"name": self.name, "type": self.type, "subtype": self.subtype}
         if self.type == "monster":
             d.update(attribute=self.attribute, level=self.level, atk=self.atk, **{"def": self.def_})
-        d["effects"] = [{
-            "kind": e.kind, "from": e.from_, "mandatory": e.mandatory, "atk_def": e.atk_def,
-            "negates_activation": e.negates, "trigger_class": e.trigger_class,
-            "fusion_summon": e.fusion_summon, "timings": list(e.timings), "condition": e.condition,
-            "ruling_allowed": e.ruling_allowed, "no_damage_step": e.no_damage_step,
-            "resolution": {"do": e.resolution, "target": e.target,
-                           **({"amount": e.amount} if e.resolution == "atk_add" else {})},
-            "note": e.note, **({"unknown": list(e.unknown)} if e.unknown else {})} for e in self.effects]
+            if self.monster_type:
+                d["monster_type"] = self.monster_type
+        if self.passcode is not None:
+            d["passcode"] = self.passcode
+        d["effects"] = [effect_format.effect_dict(e) for e in self.effects]
         for key in ("must_attack", "calc_modifier", "archetype", "extra_attacks", "attack_restriction"):
             if getattr(self, key):
                 d[key] = getattr(self, key)
@@ -93,18 +99,18 @@ class Card:
         return d
 
 
-CARD_KEYS = {"name", "type", "subtype", "attribute", "level", "atk", "def", "effects", "must_attack",
+CARD_KEYS = {"name", "type", "subtype", "attribute", "monster_type", "passcode", "level", "atk", "def", "effects", "must_attack",
              "calc_modifier", "battle_damage_modifier", "archetype", "extra_attacks",
              "attack_restriction", "source", "unknown", "import"}
 EFFECT_KEYS = {"kind", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
                "fusion_summon", "timings", "condition", "ruling_allowed", "no_damage_step",
-               "resolution", "note", "unknown", "import"}
+               "cost", "target", "operations", "apply", "text", "resolution", "note", "unknown", "import"}
 # What an imported entry may list as `unknown` (checks/cards/importer.py); `import` is its
 # provenance (card id, script lines), kept for people and ignored by the solver.
 UNKNOWABLE_CARD = ("attribute", "level", "atk", "def", "effects", "must_attack", "extra_attacks",
                    "battle_damage_modifier", "calc_modifier", "attack_restriction")
 UNKNOWABLE_EFFECT = ("kind", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
-                     "fusion_summon", "timings", "condition", "no_damage_step", "resolution",
+                     "fusion_summon", "timings", "condition", "no_damage_step", "resolution", "operations", "cost",
                      "until_calc", "flags")
 
 
@@ -121,65 +127,31 @@ def parse_unknown(r, d, choices, what):
     return tuple(dict.fromkeys(names))
 
 
-class _Reader:
-    """Typed access to one JSON object, with errors that name the file and line."""
-
-    def __init__(self, doc: jsonloc.Located, path: str, where: tuple):
-        self.doc, self.path, self.where = doc, path, where
-
-    def fail(self, key, message):
-        line = self.doc.line(self.where + ((key,) if key is not None else ()))
-        raise CatalogueError(self.path, line, message)
-
-    def obj(self, value, keys, what):
-        if not isinstance(value, dict):
-            self.fail(None, f"{what}: expected an object")
-        unknown = sorted(set(value) - keys)
-        if unknown:
-            self.fail(unknown[0], f"{what}: unknown key {_short(unknown[0])}; expected one of: {', '.join(sorted(keys))}")
-        return value
-
-    def get(self, d, key, kind, default=None, choices=None, what=""):
-        if key not in d:
-            if default is _REQUIRED:
-                self.fail(None, f"{what}: missing required key {key!r}")
-            return default
-        v = d[key]
-        if v is None and default is not _REQUIRED and kind is not bool:
-            return default
-        ok = isinstance(v, kind) and not (kind is int and isinstance(v, bool))
-        if not ok:
-            self.fail(key, f"{what}: {key!r} must be {kind.__name__}, got {type(v).__name__}")
-        if choices is not None and v not in choices:
-            self.fail(key, f"{what}: {key!r} is {_short(v)}; expected one of: {', '.join(choices)}")
-        if kind is int and not -10**6 <= v <= 10**6:
-            self.fail(key, f"{what}: {key!r} is out of range (-1000000..1000000)")
-        return v
-
-
-_REQUIRED = object()
 # An imported card pool (cards import) is larger than a play: ~13,000 cards take ~8 MB.
 MAX_CATALOGUE_BYTES = vocab.MAX_CATALOGUE_BYTES
 
 
-def _short(v, n: int = 60) -> str:
-    """repr() of a user's value for a message, cut so a huge value cannot flood it."""
-    s = repr(v)
-    return s if len(s) <= n else s[:n] + f"... ({len(s)} characters)"
-
-
 def parse_card(value, doc, path, where) -> Card:
-    r = _Reader(doc, path, where)
+    r = Reader(doc, path, where)
     d = r.obj(value, CARD_KEYS, "card")
-    name = r.get(d, "name", str, _REQUIRED, what="card")
-    what = f"card {_short(name)}"
+    name = r.get(d, "name", str, REQUIRED, what="card")
+    what = f"card {short(name)}"
     if not name.strip() or len(name) > 200:
         r.fail("name", f"{what}: a name is 1-200 characters")
-    ctype = r.get(d, "type", str, _REQUIRED, choices=vocab.CARD_TYPES, what=what)
-    sub = r.get(d, "subtype", str, _REQUIRED, choices=vocab.SUBTYPES[ctype], what=what)
+    ctype = r.get(d, "type", str, REQUIRED, choices=vocab.CARD_TYPES, what=what)
+    sub = r.get(d, "subtype", str, REQUIRED, choices=vocab.SUBTYPES[ctype], what=what)
     line = doc.line(where)   # None when the fast parser read the file (no error to report)
     card = Card(name=name, type=ctype, subtype=sub, origin=f"{path}:{line}" if line else path)
     card.attribute = r.get(d, "attribute", str, None, what=what)
+    if card.attribute is not None and card.attribute.lower() not in vocab.ATTRIBUTES[1:]:
+        r.fail("attribute", f"{what}: attribute {short(card.attribute)}"
+                            f"{effect_format.did_you_mean(card.attribute.lower(), vocab.ATTRIBUTES)}; "
+                            f"expected one of: {', '.join(a.upper() for a in vocab.ATTRIBUTES[1:])}")
+    card.monster_type = r.get(d, "monster_type", str, None, choices=vocab.MONSTER_TYPES[1:], what=what)
+    card.passcode = d.get("passcode")
+    if card.passcode is not None and (not isinstance(card.passcode, int) or isinstance(card.passcode, bool)
+                                      or not 0 < card.passcode < 10**10):
+        r.fail("passcode", f"{what}: a passcode is a positive number (the card's YGOPro id)")
     for key, attr in (("level", "level"), ("atk", "atk"), ("def", "def_")):
         setattr(card, attr, r.get(d, key, int, None, what=what))
     card.must_attack = r.get(d, "must_attack", bool, False, what=what)
@@ -192,10 +164,10 @@ def parse_card(value, doc, path, where) -> Card:
     card.unknown = parse_unknown(r, d, UNKNOWABLE_CARD, what)
     cm = r.get(d, "calc_modifier", dict, None, what=what)
     if cm is not None:
-        cr = _Reader(doc, path, where + ("calc_modifier",))
+        cr = Reader(doc, path, where + ("calc_modifier",))
         cr.obj(cm, {"amount", "applies_to", "when"}, f"{what} calc_modifier")
         card.calc_modifier = {
-            "amount": cr.get(cm, "amount", int, _REQUIRED, what=f"{what} calc_modifier"),
+            "amount": cr.get(cm, "amount", int, REQUIRED, what=f"{what} calc_modifier"),
             "applies_to": cr.get(cm, "applies_to", str, "attacker", choices=("attacker", "target"), what=what),
             "when": cr.get(cm, "when", str, "always", choices=vocab.CALC_MODIFIER_WHEN, what=what),
         }
@@ -203,14 +175,16 @@ def parse_card(value, doc, path, where) -> Card:
     if len(effects) > 8:
         r.fail("effects", f"{what}: at most 8 effects per card")
     card.effects = [parse_effect(e, doc, path, where + ("effects", k), what) for k, e in enumerate(effects)]
+    if sum(e.apply is not None for e in card.effects) > vocab.MAX_CONTINUOUS:
+        r.fail("effects", f"{what}: at most {vocab.MAX_CONTINUOUS} continuous effects with 'apply' per card")
     return card
 
 
 def parse_effect(value, doc, path, where, what) -> Effect:
-    r = _Reader(doc, path, where)
+    r = Reader(doc, path, where)
     d = r.obj(value, EFFECT_KEYS, f"{what} effect")
     w = f"{what} effect"
-    e = Effect(kind=r.get(d, "kind", str, _REQUIRED, choices=vocab.EFFECT_KINDS, what=w))
+    e = Effect(kind=r.get(d, "kind", str, REQUIRED, choices=vocab.EFFECT_KINDS, what=w))
     e.from_ = r.get(d, "from", str, "field", choices=("field", "hand", "graveyard"), what=w)
     e.mandatory = r.get(d, "mandatory", bool, False, what=w)
     e.atk_def = r.get(d, "atk_def", str, "none", choices=vocab.ATK_DEF, what=w)
@@ -220,24 +194,56 @@ def parse_effect(value, doc, path, where, what) -> Effect:
     timings = r.get(d, "timings", list, [], what=w)
     for t in timings:
         if t not in vocab.TIMINGS:
-            r.fail("timings", f"{w}: timing {_short(t)}; expected one of: {', '.join(vocab.TIMINGS)}")
+            r.fail("timings", f"{w}: timing {short(t)}; expected one of: {', '.join(vocab.TIMINGS)}")
     e.timings = tuple(timings)
-    e.condition = r.get(d, "condition", str, "none", choices=vocab.CONDITIONS, what=w)
+    e.condition, e.atoms = effect_format.parse_condition(r, d.get("condition", "none"), w)
     if e.condition == "summoned" and e.kind != "trigger":
         # the event makes a Trigger Effect pending (GEN-8); on any other kind it would hold always
         r.fail("condition", f"{w}: condition 'summoned' is the event of a Trigger Effect; kind is {e.kind!r}, expected 'trigger'")
+    if e.atoms and e.mandatory and e.kind in ("trigger", "flip"):
+        r.fail("condition", f"{w}: a mandatory Trigger Effect's condition is its event alone (the relation "
+                            "places triggers by their event; docs/cards-format.md says why); its other atoms "
+                            "cannot be checked before it is forced")
     e.ruling_allowed = r.get(d, "ruling_allowed", bool, False, what=w)
     e.no_damage_step = r.get(d, "no_damage_step", bool, False, what=w)
+    e.text = r.get(d, "text", str, "", what=w)
     e.note = r.get(d, "note", str, "", what=w)
     e.unknown = parse_unknown(r, d, UNKNOWABLE_EFFECT, w)
+    e.costs = effect_format.parse_costs(r, d, w, e.kind)
+    e.target_filter = effect_format.parse_target(r, d, w)
+    e.operations = effect_format.parse_operations(r, d, w, e.kind)
+    e.apply = effect_format.parse_apply(r, d, w, e.kind)
     res = r.get(d, "resolution", dict, None, what=w)
-    if res is not None:
-        rr = _Reader(doc, path, where + ("resolution",))
+    if res is not None:   # the one-operation form of earlier catalogues (cards migrate rewrites it)
+        if e.operations:
+            r.fail("resolution", f"{w}: 'resolution' is the old one-operation form of 'operations'; give one of them")
+        rr = Reader(doc, path, where + ("resolution",))
         rr.obj(res, {"do", "amount", "target"}, f"{w} resolution")
-        e.resolution = rr.get(res, "do", str, "none", choices=vocab.RESOLUTIONS, what=w)
-        e.amount = rr.get(res, "amount", int, 0, what=w)
-        e.target = rr.get(res, "target", str, "self", choices=vocab.TARGETS, what=w)
+        do = rr.get(res, "do", str, "none", choices=vocab.RESOLUTIONS, what=w)
+        e.legacy = True
+        if do != "none":
+            e.operations = (effect_format.Operation(
+                do, rr.get(res, "target", str, "self", choices=vocab.TARGETS, what=w),
+                rr.get(res, "amount", int, 0, what=w) if do == "atk_add" else 0),)
+    if e.atk_def == "direct" and not effect_format.changes_atk_def_directly(e.operations, e.apply) \
+            and "operations" not in e.unknown and "resolution" not in e.unknown and e.operations:
+        r.fail("atk_def", f"{w}: 'atk_def' is 'direct' but no operation changes ATK or DEF")
+    for t in e.timings if e.text else ():
+        if not any(p in e.text.lower() for p in TIMING_PHRASES[t]):
+            r.fail("timings", f"{w}: timing {t!r} is listed but the effect's text does not name it "
+                              f"(expected {' or '.join(repr(p) for p in TIMING_PHRASES[t])}); "
+                              "'timings' lists only the Damage Step timings the text names")
     return e
+
+
+# what a card's text says when it names a timing (`timings` may list only what the text names)
+TIMING_PHRASES = {
+    "start_step": ("start of the battle phase", "start step"), "attack_declared": ("declares an attack", "attack declaration", "declared an attack"),
+    "ds_start": ("start of the damage step",), "before_calc": ("before damage calculation",),
+    "during_calc": ("during damage calculation", "during the damage calculation"),
+    "after_calc": ("after damage calculation",), "ds_end": ("end of the damage step",),
+    "end_step": ("end of the battle phase", "end step"),
+}
 
 
 def parse_entries(entries, doc, path, where=()) -> list[Card]:
@@ -247,7 +253,7 @@ def parse_entries(entries, doc, path, where=()) -> list[Card]:
     seen = {}
     for k, c in enumerate(cards):
         if c.name in seen:
-            raise CatalogueError(path, doc.line(where + (k,)), f"card {_short(c.name)} is listed twice")
+            raise CatalogueError(path, doc.line(where + (k,)), f"card {short(c.name)} is listed twice")
         seen[c.name] = c
     return cards
 

@@ -37,7 +37,9 @@ class Universe:
         if len(self.effects) > vocab.MAX_PLAY_EFFECTS:   # keeps building the relation within a deadline
             raise PlayError(play.path, None, f"the play's cards have {len(self.effects)} activatable effects; "
                                              f"a play may have at most {vocab.MAX_PLAY_EFFECTS}")
-        archetypes = sorted({c.archetype for c in self.cards if c.archetype})
+        archetypes = sorted({c.archetype for c in self.cards if c.archetype} |
+                            {a.value for c in self.cards for e in c.effects for alt in e.atoms + ((e.target_filter or ()),)
+                             for a in alt if a.quantity == "archetype"})
         self.archetype_id = {a: n + 1 for n, a in enumerate(archetypes)}
 
     def card(self, label, line):
@@ -77,10 +79,15 @@ def static_facts(uni: Universe, play: Play, neffects: int) -> list[Fact]:
         archetype = uni.archetype_id.get(card.archetype, 0)
         out += [Fact(fn, i, value, text)
                 for fn, value, text in wording.card_facts(spec.label, spec, card, card.calc_modifier or {}, archetype)]
+        applies = [e.apply for e in card.effects if e.apply is not None]
+        out += [Fact(fn, i * vocab.MAX_CONTINUOUS + k, value, text)
+                for fn, k, value, text in wording.continuous_facts(spec.label, applies)]
     for e, (i, k, eff) in enumerate(uni.effects):
         n = uni.specs[i].label + (f" effect {k}" if len(uni.cards[i].effects) > 1 else "")
         out.append(Fact("effect_card", e, i, ""))
         out += [Fact(fn, e, value, text) for fn, value, text in wording.effect_facts(n, eff)]
+        out += [Fact(fn, e if k is None else e * wording.SLOT_WIDTH[fn] + k, value, text)
+                for fn, k, value, text in wording.slot_facts(n, eff, uni.archetype_id)]
         for t in vocab.TIMINGS:
             out.append(Fact(f"names_{t}", e, t in eff.timings, wording.timing_fact(n, t, t in eff.timings)))
     # the relation has room for more effects than the play uses: the spare ones never trigger
@@ -97,9 +104,13 @@ def fact_terms(S, facts: list[Fact]):
 
 def statics_by_name(S):
     out = {}
-    for v in vars(S).values():
-        for f in (v.values() if isinstance(v, dict) else [v]):
-            out[f.name() if isinstance(f, z3.FuncDeclRef) else f.decl().name()] = f
+    stack = list(vars(S).values())
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):   # names_<timing>, and the atoms' functions per prefix
+            stack.extend(v.values())
+        else:
+            out[v.name() if isinstance(v, z3.FuncDeclRef) else v.decl().name()] = v
     return out
 
 

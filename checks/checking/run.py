@@ -113,7 +113,8 @@ class Run:
             d.update(card=u.card(a.card, line), target=u.card(a.target, line), direct=a.direct,
                      player=vocab.PLAYERS.index(self.play.turn_player))
         elif a.kind == "activate":
-            d.update(eff=u.effect(a.card, a.effect, line), target=u.card(a.target, line), link=a.link)
+            d.update(eff=u.effect(a.card, a.effect, line), target=u.card(a.target, line), link=a.link,
+                     other=u.card(a.other, line))
         elif a.kind == "retarget":
             d.update(target=u.card(a.target, line), direct=a.direct)
         elif a.kind == "replace":
@@ -125,8 +126,10 @@ class Run:
         return [d]
 
     def _claim_value(self, a):
-        if a.claim in ("lp", "atk"):
+        if a.claim in ("lp", "atk", "def"):
             return int(a.value)
+        if a.claim == "position":
+            return 1 if a.value == "defense" else 0
         if a.claim == "location":
             return vocab.L[a.value]
         if a.claim == "window":

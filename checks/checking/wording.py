@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ygo_timing.model import rulebook, vocab
-from ygo_timing.model.state import NONE, A
+from ygo_timing.model.state import ATOM_FIELDS, NONE, SELECT_FIELDS, A
 
 TIMING_WORDS = {
     "start_step": "at the start of the Battle Phase", "attack_declared": "when an attack is declared",
@@ -54,19 +54,40 @@ TRIGGER_CLASS_WORDS = {
     "position": "it triggers when the card changes its battle position",
     "other": "it triggers on another event (not moving, being flipped or changing position)",
 }
-RESOLUTION_WORDS = {
-    "none": "its effect changes nothing timing depends on", "atk_add": "it changes a monster's ATK",
-    "atk_gain_opponent": "a monster gains the ATK of the monster it battles",
-    "atk_halve_original": "a monster's ATK becomes half its original ATK", "atk_double": "a monster's ATK is doubled",
-    "negate": "it negates an activation", "negate_destroy": "it negates an activation and destroys that card",
-    "destroy": "it destroys a card", "banish": "it banishes a card", "special_summon": "it Special Summons a monster",
-    "end_battle_phase": "it ends the Battle Phase", "skip_damage_calc": "damage calculation is not performed",
-    "negate_attack": "it negates the attack", "cannot_attack": "a monster cannot attack",
-    "cannot_declare_attack": "a monster cannot declare an attack", "set_face_down": "a monster is set face-down",
+OPERATION_WORDS = {
+    "atk_add": "changes ATK by {amount}", "atk_set": "makes ATK {amount}", "atk_halve": "halves ATK",
+    "atk_double": "doubles ATK", "atk_gain_opponent": "adds the ATK of the monster it battles",
+    "atk_halve_original": "makes ATK half the original ATK", "def_add": "changes DEF by {amount}",
+    "def_set": "makes DEF {amount}", "def_halve": "halves DEF", "def_double": "doubles DEF",
+    "destroy": "destroys", "banish": "banishes", "to_hand": "returns to the hand", "to_deck": "returns to the Deck",
+    "to_graveyard": "sends to the Graveyard", "special_summon": "Special Summons",
+    "change_position": "changes the battle position of", "set_face_down": "changes to face-down Defense Position",
+    "negate": "negates the activation it responds to", "negate_destroy": "negates the activation it responds to and destroys that card",
+    "negate_attack": "negates the attack", "end_battle_phase": "ends the Battle Phase",
+    "skip_damage_calc": "skips damage calculation", "cannot_attack": "makes unable to attack",
+    "cannot_declare_attack": "makes unable to declare an attack", "damage": "inflicts damage",
+    "gain_lp": "gives LP", "no_battle_damage": "makes its controller take no battle damage from this battle",
+    "halve_battle_damage": "halves the battle damage its controller takes in this battle",
+    "double_battle_damage": "doubles the battle damage its controller takes in this battle",
+    "reflect_battle_damage": "makes the opponent take the battle damage its controller would take in this battle",
+    "indestructible_by_battle": "makes unable to be destroyed by battle this turn",
+    "indestructible_by_effect": "makes unable to be destroyed by card effects this turn",
 }
-TARGET_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "the attacking monster",
-                "attack_target": "the attack target", "own_battling": "its controller's battling monster",
-                "opponent_battling": "the opponent's battling monster"}
+ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "the attacking monster",
+            "attack_target": "the attack target", "own_battling": "its controller's battling monster",
+            "opponent_battling": "the opponent's battling monster", "all": "every monster it selects"}
+COST_WORDS = {"pay_lp": "pay {amount} LP", "pay_half_lp": "pay half its controller's LP",
+              "discard": "discard a card", "tribute": "Tribute a monster", "send_self": "send this card to the Graveyard",
+              "banish_self": "banish this card"}
+CONTINUOUS_WORDS = {
+    "atk_modifier": "gives {amount} ATK", "def_modifier": "gives {amount} DEF",
+    "indestructible_by_battle": "keeps from being destroyed by battle",
+    "indestructible_by_effect": "keeps from being destroyed by card effects",
+    "no_battle_damage": "makes its controller take no battle damage", "lock_traps": "keeps Trap Cards from being activated",
+    "lock_spells": "keeps Spell Cards from being activated",
+    "negate_monster_effects": "negates the effects of face-up monsters on the field",
+    "cannot_attack": "keeps from attacking", "direct_attack": "lets attack directly",
+}
 
 # a state variable's name in words (model/state.py); per-card ones follow the card's label
 STATE_WORDS = {
@@ -103,6 +124,9 @@ def card_facts(n, spec, card, cm, archetype_id):
          f"{n}: " + ("does not change battle damage" if card.battle_damage_modifier == "none" else
                      f"changes battle damage ({card.battle_damage_modifier.replace('_', ' ')})") + f" {yes}"),
         ("archetype", archetype_id, f"{n}: " + (f"a \"{card.archetype}\" card" if card.archetype else "of no archetype") + f" {yes}"),
+        ("attribute", vocab.ATTRIBUTES.index((card.attribute or "none").lower()), f"{n}: Attribute {card.attribute or 'none'} {yes}"),
+        ("monster_type", vocab.MONSTER_TYPES.index(card.monster_type or "none"), f"{n}: Type {card.monster_type or 'none'} {yes}"),
+        ("original_def", card.def_ or 0, f"{n}: original DEF {card.def_} {yes}"),
         ("extra_attacks", card.extra_attacks + sum(1 for e in spec.equip if e == "Tyrant Wing"),
          f"{n}: extra attacks this turn (card text / equip, line {spec.line})"),
         ("attack_restriction_tyrant_wing", "Tyrant Wing" in spec.equip or card.attack_restriction == "tyrant_wing",
@@ -129,10 +153,114 @@ def effect_facts(n, eff):
          f"{n}: " + ("a ruling allows it in the Damage Step (DS-1(g))" if eff.ruling_allowed else
                      "no ruling names it among the cards allowed in the Damage Step (DS-1(g), DS-T1's named cards)") + " (catalogue)"),
         ("no_damage_step", eff.no_damage_step, f"{n}: {'says it cannot' if eff.no_damage_step else 'does not say it cannot'} be activated during the Damage Step {yes}"),
-        ("resolution", vocab.RS[eff.resolution], f"{n}: {RESOLUTION_WORDS[eff.resolution]} {yes}"),
-        ("amount", eff.amount, f"{n}: its effect's amount is {eff.amount} {yes}"),
-        ("resolution_target", vocab.TARGETS.index(eff.target), f"{n}: its effect applies to {TARGET_WORDS[eff.target]} {yes}"),
     )
+
+
+def atom_words(a) -> str:
+    """An atom as a judge reads it: "the attacker's ATK >= 2000"."""
+    def side(q, of):
+        who = {"self": "this card", "attacker": "the attacker", "attack_target": "the attack target",
+               "target": "the target", "battle_opponent": "the monster it battles", "you": "its controller",
+               "opponent": "the opponent", None: "the game"}[of]
+        return f"{who}'s {q.replace('_', ' ')}"
+    rhs = a.value
+    if a.than is not None:
+        rhs = side(*a.than) + (f" {'+' if a.value >= 0 else '-'} {abs(a.value)}" if a.value else "")
+    return f"{side(a.quantity, a.of)} {a.cmp} {rhs}"
+
+
+def slot_facts(n, eff, archetype_id):
+    """(Statics function, slot, value, words) for one effect's composition (its condition's atoms,
+    target filter, costs and operations): `slot` is the slot within the effect (None: the
+    function is per effect); facts.py numbers them across effects (SLOT_WIDTH)."""
+    yes = "(card text)"
+    out = [("condition_alternatives", None, len(eff.atoms),
+            f"{n}: its condition has {len(eff.atoms) or 'no'} alternative(s) beyond its event {yes}"),
+           ("targets", None, eff.target_filter is not None,
+            f"{n}: {'it targets' if eff.target_filter is not None else 'it targets nothing'} {yes}")]
+
+    def atoms(prefix, k0, items, width):
+        for k in range(width):
+            a = items[k] if k < len(items) else None
+            if a is None:
+                out.append((f"{prefix}_quantity", k0 + k, 0, ""))
+                continue
+            words = f"{n}: {'its condition needs' if prefix == 'cond' else 'its target must have'} {atom_words(a)} {yes}"
+            value = archetype_id.get(a.value, -1) if isinstance(a.value, str) else a.value
+            out.extend([(f"{prefix}_quantity", k0 + k, vocab.Q[a.quantity], words),
+                        (f"{prefix}_of", k0 + k, vocab.SJ[a.of] if a.of else 0, words),
+                        (f"{prefix}_cmp", k0 + k, vocab.CMP[a.cmp], words),
+                        (f"{prefix}_value", k0 + k, value, words),
+                        (f"{prefix}_than_quantity", k0 + k, vocab.Q[a.than[0]] if a.than else 0, words),
+                        (f"{prefix}_than_of", k0 + k, vocab.SJ[a.than[1]] if a.than else 0, words)])
+    width = vocab.CONDITION_ATOMS
+    for alt_k, alt in enumerate(eff.atoms):
+        atoms("cond", alt_k * width, alt, width)
+    atoms("filter", 0, eff.target_filter or (), vocab.TARGET_FILTER_ATOMS)
+    for k in range(vocab.MAX_COSTS):
+        c = eff.costs[k] if k < len(eff.costs) else None
+        words = f"{n}: its cost {k + 1} is to {COST_WORDS[c.do].format(amount=c.amount)} {yes}" if c else \
+            (f"{n}: it has no cost {yes}" if k == 0 else "")
+        out.append(("cost", k, vocab.CT[c.do] if c else 0, words))
+        if c and c.do == "pay_lp":
+            out.append(("cost_amount", k, c.amount, words))
+    for k in range(vocab.MAX_OPERATIONS):
+        o = eff.operations[k] if k < len(eff.operations) else None
+        if o is None:
+            out.append(("operation", k, 0, f"{n}: its effect changes nothing timing depends on {yes}" if k == 0 else ""))
+            continue
+        words = f"{n}: {'then ' if o.then else ''}it {OPERATION_WORDS[o.do].format(amount=o.amount)}" + \
+            ("" if o.do in ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "skip_damage_calc")
+             or "battle damage" in OPERATION_WORDS[o.do] else f" {ON_WORDS[o.on]}") + f" {yes}"
+        out.extend([("operation", k, vocab.OP[o.do], words),
+                    ("operation_on", k, vocab.OPERATION_ON.index(o.on), words),
+                    ("operation_amount", k, o.amount, words),
+                    ("operation_amount_of", k, vocab.AMOUNT_OF.index(o.amount_of), words),
+                    ("operation_to", k, vocab.LP_PLAYERS.index(o.to), words),
+                    ("operation_then", k, o.then, words)] + select_facts("operation", k, o.select, words))
+    return out
+
+
+SLOT_WIDTH = {**{f"cond_{f}": vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATOMS for f in ATOM_FIELDS},
+              **{f"filter_{f}": vocab.TARGET_FILTER_ATOMS for f in ATOM_FIELDS},
+              "cost": vocab.MAX_COSTS, "cost_amount": vocab.MAX_COSTS,
+              **{n: vocab.MAX_OPERATIONS for n in ("operation", "operation_on", "operation_amount", "operation_amount_of",
+                                                    "operation_to", "operation_then")},
+              **{f"operation_{f}": vocab.MAX_OPERATIONS for f in SELECT_FIELDS}}
+
+
+def continuous_facts(n, applies):
+    """(Statics function, slot k, value, words) for a card's continuous effects, in slot order."""
+    yes = "(card text)"
+    out = []
+    for k in range(vocab.MAX_CONTINUOUS):
+        a = applies[k] if k < len(applies) else None
+        if a is None:
+            out.append(("continuous", k, 0, ""))
+            continue
+        who = "itself" if a.on == "self" else select_words(a.select)
+        words = f"{n}: while face-up on the field it {CONTINUOUS_WORDS[a.do].format(amount=a.amount)}" + \
+            ("" if a.do in ("lock_traps", "lock_spells", "negate_monster_effects", "no_battle_damage") else f" ({who})") + f" {yes}"
+        out.extend([("continuous", k, vocab.CN[a.do], words), ("continuous_on", k, vocab.CONTINUOUS_ON.index(a.on), words),
+                    ("continuous_amount", k, a.amount, words)] + select_facts("continuous", k, a.select, words))
+    return out
+
+
+def select_facts(prefix, k, sel, words):
+    return [(f"{prefix}_side", k, vocab.SELECT_SIDES.index(sel.side), words),
+            (f"{prefix}_filter", k, vocab.SELECT_FILTERS.index(sel.filter), words),
+            (f"{prefix}_attribute", k, vocab.ATTRIBUTES.index(sel.attribute), words),
+            (f"{prefix}_monster_type", k, vocab.MONSTER_TYPES.index(sel.monster_type), words),
+            (f"{prefix}_level_min", k, sel.level_min, words), (f"{prefix}_level_max", k, sel.level_max, words)]
+
+
+def select_words(sel) -> str:
+    side = {"both": "all", "yours": "its controller's", "opponent": "the opponent's"}[sel.side]
+    what = " ".join(w for w in (sel.filter.replace("_", " ") if sel.filter != "any" else "",
+                                sel.attribute.upper() if sel.attribute != "none" else "",
+                                sel.monster_type.replace("_", " ") if sel.monster_type != "none" else "") if w)
+    levels = "" if (sel.level_min, sel.level_max) == (0, 99) else f" of Level {sel.level_min}-{sel.level_max}"
+    return f"{side} {what + ' ' if what else ''}monsters{levels}"
 
 
 def timing_fact(n, t, named):

@@ -113,3 +113,29 @@ def audit_cmd(cdb, scripts, ruleset, fmt, examples, follow_symlinks):
     if any(r.disagreements for r in results):
         sys.exit(1)
     sys.exit(3 if any(r.solver_unknown for r in results) else 0)
+
+
+@click.command("migrate", epilog="""\b
+Example:
+  ygo-timing cards migrate house-cards.json                 # rewrites the file in place
+  ygo-timing cards migrate house-cards.json --out new.json
+
+\b
+Exit codes: 0 written, 2 the file is not a catalogue (file:line and what was expected).""")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--out", "out", type=click.Path(dir_okay=False), help="Write here instead of over PATH.")
+def migrate_cmd(path, out):
+    """Rewrite a catalogue in the current format (docs/cards-format.md): an effect's old one-operation
+    `resolution` becomes `operations`; everything else is kept as read."""
+    from ygo_timing.cards import catalogue
+    try:
+        cards = catalogue.load_file(path)
+    except catalogue.CatalogueError as e:
+        _fail(e)
+    old = sum(1 for c in cards for e in c.effects if e.legacy)
+    text = json.dumps({"cards": [c.to_dict() for c in cards]}, indent=2, ensure_ascii=False) + "\n"
+    try:   # whole or not at all
+        fileio.write_atomic(out or path, text)
+    except fileio.WriteError as e:
+        _fail(e)
+    click.echo(f"{out or path}: {len(cards)} cards written; {old} effect(s) had the old 'resolution' form", err=True)

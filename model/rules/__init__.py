@@ -5,6 +5,8 @@ from . import (  # noqa: F401
     battle,
     calc,
     chain,
+    continuous,
+    costs,
     damage_step,
     general,
     ocg,

@@ -5,15 +5,30 @@ import z3
 
 from .. import vocab
 from ..state import NONE
-from .base import rule
+from . import effects
+from .base import once, rule
 from .chain import is_trigger
 
 MZ, STZ, FZ, HAND, GY, BAN = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "field_zone", "hand",
                                                    "graveyard", "banished"))
 
 
-def condition_holds(ctx, eff, st):
-    """The effect's own activation condition (vocab.CONDITIONS) in state `st` (GEN-5)."""
+def condition_holds(ctx, eff, st, target):
+    """The effect's own activation condition in state `st` (GEN-5): its event and one alternative
+    of its atoms (effects.py); `target`: the card it targets, if chosen."""
+    return z3.And(event_holds(ctx, eff, st), effects.atoms_hold(ctx, eff, st, target))
+
+
+def event_holds(ctx, eff, st):
+    """The effect's event (vocab.CONDITIONS) holds in `st`: all that places a trigger (tables.py).
+    A trigger's other atoms are checked when it is activated: building them for every effect in
+    every window would make each step's compiled function ten times larger (docs/performance.md),
+    so a mandatory trigger's condition is its event alone (checks/cards/effect_format.py)."""
+    key = ("event", eff if isinstance(eff, int) else eff.get_id(), st.prefix)
+    return once(ctx, key, lambda: _event_holds(ctx, eff, st))
+
+
+def _event_holds(ctx, eff, st):
     S = ctx.S
     c = S.inst(eff)
     p = S.ctrl(c)
@@ -58,7 +73,7 @@ def condition_holds(ctx, eff, st):
       "declared on it, a monster destroyed by battle, battle damage dealt, ...).",
       ["S0-TCG 16-17", "S0-OCG 200-203", "S0-TCG 118-133"], name="effect.condition")
 def gen5(ctx):
-    return z3.Implies(ctx.activating, condition_holds(ctx, ctx.eff, ctx.pre))
+    return z3.Implies(ctx.activating, condition_holds(ctx, ctx.eff, ctx.pre, ctx.act.target))
 
 
 def event_trigger(ctx, eff):

@@ -202,3 +202,12 @@ class Ctx:
 
     def add_grant(self, gate, term):
         self._grants.setdefault(gate, []).append(term)
+
+
+def once(ctx, key, build):
+    """`build()` the first time `key` is asked for on this context, the same term after: a term
+    many rules read (a condition, a lock) is built once per relation, not once per reader."""
+    memo = ctx.__dict__.setdefault("_memo", {})
+    if key not in memo:
+        memo[key] = build()
+    return memo[key]

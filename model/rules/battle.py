@@ -3,6 +3,7 @@ import z3
 
 from .. import vocab
 from ..state import NONE
+from . import effects
 from .base import Update, part, rule, table_rule
 from .chain import is_trigger
 
@@ -86,7 +87,8 @@ def bp5(ctx):
     ok = z3.And(ctx.monster_in_zone(a), S.ctrl(a) == S.tp, ctx.sel(pre.faceup, a),
                 z3.Not(ctx.sel(pre.defpos, a)),
                 ctx.sel(pre.attacks, a) < 1 + S.extra_attacks(a),
-                z3.Not(ctx.sel(pre.no_attack, a)))
+                z3.Not(ctx.sel(pre.no_attack, a)),
+                z3.Not(effects.continuous_applies(ctx, "cannot_attack", a, pre)))
     return z3.Implies(ctx.is_("attack"), ok)
 
 
@@ -114,11 +116,14 @@ def bp5_stop(ctx):
             Update("replay", None, stop, z3.BoolVal(False))]
 
 
-@rule("BP-6", "A direct attack is possible only while the opponent controls no monster; an "
-      "attack on a monster needs a monster the opponent controls.", ["S1 55-56"])
+@rule("BP-6", "A direct attack is possible only while the opponent controls no monster (or a "
+      "card's text lets that monster attack directly); an attack on a monster needs a monster the "
+      "opponent controls.", ["S1 55-56", "card text"])
 def bp6(ctx):
     S, act = ctx.S, ctx.act
-    target_ok = z3.If(act.direct, ctx.monsters_of(1 - S.tp) == 0, can_be_attacked(ctx, act.target))
+    may_go_direct = z3.Or(ctx.monsters_of(1 - S.tp) == 0,
+                          effects.continuous_applies(ctx, "direct_attack", act.card, ctx.pre))
+    target_ok = z3.If(act.direct, may_go_direct, can_be_attacked(ctx, act.target))
     return z3.Implies(ctx.is_("attack", "retarget"), target_ok)
 
 

@@ -4,6 +4,7 @@ import z3
 
 from .. import vocab
 from ..state import CALC_DONE, CALC_PENDING, CALC_SKIPPED, NONE
+from . import effects
 from .base import Update, part, rule
 from .battle import chain_end
 from .chain import closing
@@ -32,8 +33,9 @@ def outcome(ctx):
     a, t = pre.attacker, pre.target
     direct = t == NONE
     sel = ctx.sel
-    a_atk = sel(post.atk, a, z3.IntVal(0))
-    t_atk = sel(post.atk, t, z3.IntVal(0))
+    # continuous modifiers (GEN-18) count with the ATK/DEF effects left
+    a_atk = sel(post.atk, a, z3.IntVal(0)) + effects.stat_bonus(ctx, "atk_modifier", a, post)
+    t_atk = sel(post.atk, t, z3.IntVal(0)) + effects.stat_bonus(ctx, "atk_modifier", t, post)
     defending = z3.And(z3.Not(direct), sel(post.defpos, t, z3.BoolVal(False)))
 
     def bonus(to_attacker):
@@ -49,7 +51,8 @@ def outcome(ctx):
 
     at_calc = ctx.grant("bonuses_at_calc")   # D3-4, T4
     A = a_atk + z3.If(at_calc, bonus(True), 0)
-    T = z3.If(defending, sel(post.def_, t, z3.IntVal(0)), t_atk + z3.If(at_calc, bonus(False), 0))
+    t_def = sel(post.def_, t, z3.IntVal(0)) + effects.stat_bonus(ctx, "def_modifier", t, post)
+    T = z3.If(defending, t_def, t_atk + z3.If(at_calc, bonus(False), 0))
     gone = z3.Or(z3.Not(ctx.monster_in_zone(a, post)), z3.And(z3.Not(direct), z3.Not(ctx.monster_in_zone(t, post))))
     # D2-7 (OCG) and T4 (TCG): a battling monster gone by an effect stops the calculation
     skipped = z3.Or(pre.calc == CALC_SKIPPED, z3.And(ctx.grant("calc_stops_when_gone"), gone))
@@ -59,15 +62,43 @@ def outcome(ctx):
     dc1, dc2, dc3 = ctx.lit("DC-1"), ctx.lit("DC-2"), ctx.lit("DC-3")
     # equal ATK destroys both, unless both are 0 (the seeds are silent on 0 ATK; docs/interpretations.md)
     tie = z3.And(A == T, A > 0)
-    t_dies = z3.And(fight, z3.If(defending, z3.And(dc2, A > T), z3.And(dc1, z3.Or(A > T, tie))))
-    a_dies = z3.And(fight, z3.Not(defending), dc1, z3.Or(A < T, tie))
+    t_dies = z3.And(fight, z3.If(defending, z3.And(dc2, A > T), z3.And(dc1, z3.Or(A > T, tie))),
+                    z3.Not(indestructible(ctx, t)))
+    a_dies = z3.And(fight, z3.Not(defending), dc1, z3.Or(A < T, tie), z3.Not(indestructible(ctx, a)))
     to_t_ctrl = z3.If(z3.And(fight, z3.Not(defending), dc1, A > T), A - T, 0)
     to_a_ctrl = z3.If(z3.And(fight, A < T, z3.If(defending, dc2, dc1)), T - A, 0)
     to_opp_direct = z3.If(z3.And(live, direct, dc3), A, 0)
     pa = S.ctrl(a)
     dmg = [z3.If(pa == p, to_a_ctrl, to_t_ctrl + to_opp_direct) for p in (0, 1)]
-    dmg = modify(ctx, dmg, a, t)
+    dmg = lasting(ctx, modify(ctx, dmg, a, t))
     return skipped, t_dies, a_dies, dmg
+
+
+def indestructible(ctx, card):
+    """`card` cannot be destroyed by battle: an operation said so this turn, or a continuous
+    effect applies (GEN-18)."""
+    post = ctx.post   # as the calculation reads ATK: after this step's resolution
+    return z3.Or(ctx.sel(post.ind_battle, card, z3.BoolVal(False)),
+                 effects.continuous_applies(ctx, "indestructible_by_battle", card, post))
+
+
+def lasting(ctx, dmg):
+    """The battle damage after the changes operations left for this battle (Kuriboh, Waboku,
+    Dimension Wall) and continuous "you take no battle damage": applied after BD-1's classes,
+    as the last class (6) of "damage becomes 0" would be."""
+    st = ctx.post   # as the calculation reads ATK: after this step's resolution
+    code = {n: vocab.BATTLE_DAMAGE_CHANGES.index(n) for n in vocab.BATTLE_DAMAGE_CHANGES}
+    out = []
+    for p in (0, 1):
+        mine, theirs = dmg[p], dmg[1 - p]
+        reflected_in = z3.If(st.bdc[1 - p] == code["reflect_battle_damage"], z3.If(theirs > 0, theirs, 0), 0)
+        d = z3.If(st.bdc[p] == code["no_battle_damage"], 0,
+                  z3.If(st.bdc[p] == code["halve_battle_damage"], mine / 2,
+                        z3.If(st.bdc[p] == code["double_battle_damage"], mine * 2,
+                              z3.If(st.bdc[p] == code["reflect_battle_damage"], z3.If(mine > 0, 0, mine), mine))))
+        d = d + reflected_in
+        out.append(z3.If(z3.And(d > 0, effects.player_protected(ctx, "no_battle_damage", p, st)), 0, d))
+    return out
 
 
 def modify(ctx, dmg, a, t):

@@ -43,7 +43,8 @@ def ch1(ctx):
     act, pre, S = ctx.act, ctx.pre, ctx.S
     said_link_ok = z3.Or(act.link == 0, act.link == pre.chain_len + 1,
                          z3.And(act.link == -1, pre.chain_len > 0))
-    negates = z3.Or(S.res(act.eff) == vocab.RS["negate"], S.res(act.eff) == vocab.RS["negate_destroy"])
+    negates = z3.Or([z3.Or(S.op(s) == vocab.OP["negate"], S.op(s) == vocab.OP["negate_destroy"])
+                     for s in (act.eff * vocab.MAX_OPERATIONS + k for k in range(vocab.MAX_OPERATIONS))])
     negator_needs_link = z3.Implies(negates, pre.chain_len > 0)
     return z3.Implies(ctx.activating, z3.And(said_link_ok, negator_needs_link))
 
@@ -59,6 +60,7 @@ def ch1_push(ctx):
         ups += [Update("link_eff", k, here, act.eff),
                 Update("link_player", k, here, act.player),
                 Update("link_target", k, here, target),
+                Update("link_tloc", k, here, ctx.sel(pre.loc, target, z3.IntVal(0))),
                 Update("link_negated", k, here, z3.BoolVal(False))]
     return ups
 
@@ -66,7 +68,7 @@ def ch1_push(ctx):
 def resolution_target(ctx):
     """The card an activation's resolution applies to, fixed when it is activated."""
     S, act, pre = ctx.S, ctx.act, ctx.pre
-    t = S.res_target(act.eff)
+    t = S.op_on(act.eff * vocab.MAX_OPERATIONS)   # the first operation's (effects.op_card)
     own_battling = z3.If(S.ctrl(pre.attacker) == act.player, pre.attacker, pre.target)
     opp_battling = z3.If(S.ctrl(pre.attacker) == act.player, pre.target, pre.attacker)
     choices = {
@@ -76,7 +78,7 @@ def resolution_target(ctx):
     }
     out = z3.IntVal(NONE)
     for name, value in choices.items():
-        out = z3.If(t == vocab.TARGETS.index(name), value, out)
+        out = z3.If(t == vocab.OPERATION_ON.index(name), value, out)
     # a negation applies to the link it responds to, which the chain knows
     return z3.If(act.target != NONE, act.target, out)
 

@@ -4,6 +4,7 @@ needed. The other GEN-* rules are in activation.py, triggers.py and resolution.p
 import z3
 
 from ..state import CALC_PENDING, CL, NONE
+from . import effects
 from .base import Update, rule
 from .triggers import PRIORITY as TRIGGERS
 
@@ -17,15 +18,16 @@ def gen3(ctx):
     pre, post = ctx.pre, ctx.post
     back = z3.And(z3.Or(ctx.ds(), ctx.win("attack_declared", "battle_step")),
                   z3.Not(post.attacking), z3.Not(ctx.ds(post)), pre.attacking)
-    ups = [Update("bd", p, back, z3.IntVal(0)) for p in (0, 1)]
+    ups = [Update(name, p, back, z3.IntVal(0)) for p in (0, 1) for name in ("bd", "bdc")]
     ups.append(Update("calc", None, back, z3.IntVal(CALC_PENDING)))
     for i in ctx.cards:
         ups += [Update(name, i, back, z3.BoolVal(False)) for name in ("dbb", "flipped")]
     return ups
 
 
-@rule("GEN-4", "What a play claims about the state (LP, ATK, destroyed by battle, location, "
-      "window, face-up, damage calculation) must be what the rules produce.",
+@rule("GEN-4", "What a play claims about the state (LP, ATK, DEF, battle position, destroyed by "
+      "battle, location, window, face-up, the attack going on, damage calculation) must be what "
+      "the rules produce.",
       ["card text and game mechanics (not in the sources)"], name="claim.state")
 def gen4(ctx):
     pre, act = ctx.pre, ctx.act
@@ -35,7 +37,10 @@ def gen4(ctx):
         "lp": sel(pre.lp, act.player) == v,
         "destroyed_by_battle": sel(pre.dbb, c, z3.BoolVal(False)) == (v == 1),
         "location": sel(pre.loc, c, z3.IntVal(0)) == v,
-        "atk": sel(pre.atk, c, z3.IntVal(0)) == v,
+        "atk": sel(pre.atk, c, z3.IntVal(0)) + effects.stat_bonus(ctx, "atk_modifier", c, pre) == v,
+        "def": sel(pre.def_, c, z3.IntVal(0)) + effects.stat_bonus(ctx, "def_modifier", c, pre) == v,
+        "position": sel(pre.defpos, c, z3.BoolVal(False)) == (v == 1),
+        "attacking": pre.attacking == (v == 1),
         "window": pre.window == v,
         "face_up": sel(pre.faceup, c, z3.BoolVal(False)) == (v == 1),
         "calc": pre.calc == v,

@@ -1,27 +1,126 @@
-"""What a Chain Link does when it resolves (GEN-15), and where activated cards go (GEN-14).
+"""What a Chain Link does when it resolves (GEN-15, GEN-17), and where activated cards go (GEN-14).
 
-The catalogue describes each effect's result in a small vocabulary
-(vocab.RESOLUTIONS); only results that timing depends on are modelled.
+A resolving effect applies its operations (vocab.OPERATIONS) in order, each on its card, the
+Chain Link's target or every monster its selector picks (model/rules/effects.py); an operation
+marked `then` applies only if the one before it did.
 """
 import z3
 
 from .. import vocab
-from .base import Update, rule
+from ..state import NONE
+from . import effects
+from .base import Update, once, rule
 
 # after the rule sets' own updates that override a result (AB-1, D2-5: calc, ocg), before the
 # triggers that read it (triggers.py)
 PRIORITY = 60
 
 MZ, GY, BAN = vocab.L["monster_zone"], vocab.L["graveyard"], vocab.L["banished"]
-STZ, FZ, HAND = vocab.L["spell_trap_zone"], vocab.L["field_zone"], vocab.L["hand"]
+STZ, FZ, HAND, DECK = vocab.L["spell_trap_zone"], vocab.L["field_zone"], vocab.L["hand"], vocab.L["deck"]
+OPS = vocab.MAX_OPERATIONS
+MOVES = {"banish": BAN, "to_hand": HAND, "to_deck": DECK, "to_graveyard": GY}
+LASTING_BD = {n: vocab.BATTLE_DAMAGE_CHANGES.index(n) for n in vocab.BATTLE_DAMAGE_CHANGES[1:]}
 
 
-def applies(ctx, res):
-    """This step resolves a link whose (un-negated) effect is `res`."""
-    pre = ctx.pre
+def live_link(ctx):
+    return once(ctx, ("live_link",), lambda: _live_link(ctx))
+
+
+def _live_link(ctx):
+    """This step resolves a Chain Link that is not negated, and whose effect is not negated by a
+    "negate the effects of face-up monsters" (its monster still face-up in the Monster Zone)."""
+    pre, S = ctx.pre, ctx.S
     top_negated = ctx.link(pre.link_negated, pre.chain_len - 1)
-    return z3.And(ctx.is_("resolve_link"), pre.chain_len > 0, z3.Not(top_negated),
-                  ctx.S.res(ctx.top_eff) == vocab.RS[res])
+    c = S.inst(ctx.top_eff)
+    drained = z3.And(ctx.kind_is_card(c, *effects.MONSTER_KINDS), ctx.monster_in_zone(c),
+                     ctx.sel(pre.faceup, c, z3.BoolVal(False)), effects.monster_effects_negated(ctx, pre))
+    return z3.And(ctx.is_("resolve_link"), pre.chain_len > 0, z3.Not(top_negated), z3.Not(drained))
+
+
+def op_slot(ctx, k):
+    return effects.slot(ctx.top_eff, k, OPS)
+
+
+def applies(ctx, op, k=None):
+    """This step resolves a live link one of whose operations (slot `k`, or any) is `op`, and
+    that operation applies (a `then` operation only if the one before it did)."""
+    slots = range(OPS) if k is None else (k,)
+    return once(ctx, ("applies", op, k), lambda: z3.Or([z3.And(applied(ctx, j), ctx.S.op(op_slot(ctx, j)) == vocab.OP[op]) for j in slots]))
+
+
+def applied(ctx, k):
+    return once(ctx, ("applied", k), lambda: _applied(ctx, k))
+
+
+def _applied(ctx, k):
+    """Operation slot k of the resolving link applies."""
+    S = ctx.S
+    s = op_slot(ctx, k)
+    here = z3.And(live_link(ctx), S.op(s) != 0)
+    if k == 0:
+        return here
+    return z3.And(here, z3.Or(z3.Not(S.op_then(s)), z3.And(applied(ctx, k - 1), valid(ctx, k - 1))))
+
+
+def op_card(ctx, k):
+    return once(ctx, ("op_card", k), lambda: _op_card(ctx, k))
+
+
+def _op_card(ctx, k):
+    """The one card operation slot k is on: the Chain Link's target (fixed when it was activated:
+    CH-1) for the first operation and for `chosen`; else the card the subject names now."""
+    S, pre = ctx.S, ctx.pre
+    s = op_slot(ctx, k)
+    t = ctx.top_target()
+    if k == 0:
+        return t
+    player = ctx.link(pre.link_player, pre.chain_len - 1)
+    own = z3.If(S.ctrl(pre.attacker) == player, pre.attacker, pre.target)
+    opp = z3.If(S.ctrl(pre.attacker) == player, pre.target, pre.attacker)
+    cards = {"self": S.inst(ctx.top_eff), "chosen": t, "attacker": pre.attacker, "attack_target": pre.target,
+             "own_battling": own, "opponent_battling": opp}
+    out = z3.IntVal(NONE)
+    for name, c in cards.items():
+        out = z3.If(S.op_on(s) == vocab.OPERATION_ON.index(name), c, out)
+    return z3.If(S.op_on(s) == S.op_on(op_slot(ctx, 0)), t, out)
+
+
+def target_still_fits(ctx):
+    return once(ctx, ("target_still_fits",), lambda: _target_still_fits(ctx))
+
+
+def _target_still_fits(ctx):
+    """GEN-17: the Chain Link's chosen target is still where it was when it was targeted, and
+    still meets the effect's filter."""
+    pre = ctx.pre
+    t = ctx.top_target()
+    where = ctx.link(pre.link_tloc, pre.chain_len - 1)
+    return z3.And(t != NONE, ctx.sel(pre.loc, t, z3.IntVal(0)) == where,
+                  effects.target_fits(ctx, ctx.top_eff, pre, t))
+
+
+def valid(ctx, k):
+    return once(ctx, ("valid", k), lambda: _valid(ctx, k))
+
+
+def _valid(ctx, k):
+    """What operation slot k is on is there for it: a targeting effect's target still fits."""
+    S = ctx.S
+    s = op_slot(ctx, k)
+    uses_target = z3.And(S.targets(ctx.top_eff), z3.Or(k == 0, S.op_on(s) == vocab.OPERATION_ON.index("chosen"),
+                                                        S.op_on(s) == S.op_on(op_slot(ctx, 0))))
+    fits = z3.Or(z3.Not(uses_target), z3.Not(ctx.lit("GEN-17")), target_still_fits(ctx))
+    return z3.And(fits, z3.Or(S.op_on(s) == vocab.OPERATION_ON.index("all"),
+                              S.op(s) >= vocab.OP["negate"], op_card(ctx, k) != NONE))
+
+
+def hits(ctx, k, i):
+    """Operation slot k applies to card i: it is the operation's card, or the selector picks it."""
+    S, pre = ctx.S, ctx.pre
+    s = op_slot(ctx, k)
+    every = z3.And(S.op_on(s) == vocab.OPERATION_ON.index("all"),
+                   effects.picks(ctx, S.ctrl(S.inst(ctx.top_eff)), "operation", s, i, effects.card_state(ctx, i, pre)))
+    return z3.And(valid(ctx, k), z3.Or(every, z3.And(S.op_on(s) != vocab.OPERATION_ON.index("all"), op_card(ctx, k) == i)))
 
 
 def battling_opponent(ctx, card):
@@ -34,41 +133,95 @@ def stays_on_field(ctx, card):
     return ctx.kind_is_card(card, "spell:continuous", "spell:field", "spell:equip", "trap:continuous")
 
 
-@rule("GEN-15", "A resolving Chain Link that is not negated applies its effect as its text says "
-      "(change ATK, destroy, banish, Special Summon, negate, end the attack...) to the card it "
-      "was activated for.", ["S1 64", "card text"], shape="update", name="effect.resolution",
-      priority=PRIORITY)
+def lp_change(ctx, k, player):
+    """What operation slot k (damage / gain_lp) changes `player`'s LP by."""
+    S, pre = ctx.S, ctx.pre
+    s = op_slot(ctx, k)
+    card = op_card(ctx, k)
+    me = S.ctrl(S.inst(ctx.top_eff))
+    whose = z3.If(S.op_to(s) == vocab.LP_PLAYERS.index("you"), me,
+                  z3.If(S.op_to(s) == vocab.LP_PLAYERS.index("opponent"), 1 - me, S.ctrl(card)))
+    amount = z3.If(S.op_amount_of(s) == vocab.AMOUNT_OF.index("atk"), ctx.sel(pre.atk, card, z3.IntVal(0)),
+                   z3.If(S.op_amount_of(s) == vocab.AMOUNT_OF.index("original_atk"), S.orig_atk(card),
+                         S.op_amount(s)))
+    sign = z3.If(S.op(s) == vocab.OP["damage"], -1, 1)
+    lp_op = z3.Or(S.op(s) == vocab.OP["damage"], S.op(s) == vocab.OP["gain_lp"])
+    return z3.If(z3.And(applied(ctx, k), valid(ctx, k), lp_op, whose == player), sign * amount, 0)
+
+
+def destroyable_by_effect(ctx, i):
+    pre = ctx.pre
+    return z3.And(pre.loc[i] != vocab.L["none"], z3.Not(pre.ind_effect[i]),
+                  z3.Not(effects.continuous_applies(ctx, "indestructible_by_effect", i, pre)))
+
+
+@rule("GEN-15", "A resolving Chain Link that is not negated applies its effect's operations in "
+      "order (change ATK/DEF, destroy, banish, return, Special Summon, negate, end the attack, "
+      "damage...) to the cards they are on; a `then` operation only if the one before it applied.",
+      ["S1 64", "card text"], shape="update", name="effect.resolution", priority=PRIORITY)
 def resolve_effects(ctx):
     S, pre = ctx.S, ctx.pre
-    t = ctx.top_target()
-    k = pre.chain_len - 1
     ups = []
+    for k in range(OPS):
+        s = op_slot(ctx, k)
+        amount = S.op_amount(s)
+        for i in ctx.cards:
+            on_i = hits(ctx, k, i)
+
+            def do(op, var, value, on=on_i, k=k, i=i):
+                ups.append(Update(var, i, z3.And(applies(ctx, op, k), on), value))
+            opp_atk = ctx.sel(pre.atk, battling_opponent(ctx, i), z3.IntVal(0))
+            do("atk_add", "atk", pre.atk[i] + amount)
+            do("atk_set", "atk", amount)
+            do("atk_halve", "atk", pre.atk[i] / 2)
+            do("atk_double", "atk", pre.atk[i] * 2)
+            do("atk_gain_opponent", "atk", pre.atk[i] + opp_atk)
+            do("atk_halve_original", "atk", S.orig_atk(i) / 2)
+            do("def_add", "def_", pre.def_[i] + amount)
+            do("def_set", "def_", amount)
+            do("def_halve", "def_", pre.def_[i] / 2)
+            do("def_double", "def_", pre.def_[i] * 2)
+            do("destroy", "loc", z3.IntVal(GY), z3.And(on_i, destroyable_by_effect(ctx, i)))
+            for op, where in MOVES.items():
+                do(op, "loc", z3.IntVal(where), z3.And(on_i, pre.loc[i] != vocab.L["none"]))
+            do("special_summon", "loc", z3.IntVal(MZ))
+            do("special_summon", "faceup", z3.BoolVal(True))
+            do("special_summon", "ssum", z3.BoolVal(True))
+            do("change_position", "defpos", z3.Not(pre.defpos[i]), z3.And(on_i, pre.loc[i] == MZ))
+            do("change_position", "faceup", z3.BoolVal(True), z3.And(on_i, pre.loc[i] == MZ))
+            do("set_face_down", "defpos", z3.BoolVal(True))
+            do("set_face_down", "faceup", z3.BoolVal(False))
+            do("indestructible_by_battle", "ind_battle", z3.BoolVal(True))
+            do("indestructible_by_effect", "ind_effect", z3.BoolVal(True))
+    # "negate and destroy": the card of the negated link is destroyed
+    k = pre.chain_len - 1
+    below = ctx.link(pre.link_eff, k - 1)
     for i in ctx.cards:
-        on_i = t == i
-        opp_atk = ctx.sel(pre.atk, battling_opponent(ctx, i), z3.IntVal(0))
-        ups += [
-            Update("atk", i, z3.And(applies(ctx, "atk_add"), on_i), pre.atk[i] + S.amount(ctx.top_eff)),
-            Update("atk", i, z3.And(applies(ctx, "atk_gain_opponent"), on_i), pre.atk[i] + opp_atk),
-            Update("atk", i, z3.And(applies(ctx, "atk_halve_original"), on_i), S.orig_atk(i) / 2),
-            Update("atk", i, z3.And(applies(ctx, "atk_double"), on_i), pre.atk[i] * 2),
-            Update("loc", i, z3.And(applies(ctx, "destroy"), on_i,
-                                    ctx.sel(pre.loc, i) != vocab.L["none"]), z3.IntVal(GY)),
-            Update("loc", i, z3.And(applies(ctx, "banish"), on_i), z3.IntVal(BAN)),
-            Update("loc", i, z3.And(applies(ctx, "special_summon"), on_i), z3.IntVal(MZ)),
-            Update("faceup", i, z3.And(applies(ctx, "special_summon"), on_i), z3.BoolVal(True)),
-            Update("defpos", i, z3.And(applies(ctx, "set_face_down"), on_i), z3.BoolVal(True)),
-            Update("faceup", i, z3.And(applies(ctx, "set_face_down"), on_i), z3.BoolVal(False)),
-        ]
-        # "negate and destroy": the card of the negated link is destroyed
-        below = ctx.link(pre.link_eff, k - 1)
-        ups.append(Update("loc", i, z3.And(applies(ctx, "negate_destroy"), pre.chain_len > 1,
-                                           S.inst(below) == i), z3.IntVal(GY)))
+        ups.append(Update("loc", i, z3.And(applies(ctx, "negate_destroy"), pre.chain_len > 1, S.inst(below) == i,
+                                           destroyable_by_effect(ctx, i)), z3.IntVal(GY)))
     for j in range(vocab.MAX_CHAIN):
         negates_j = z3.And(z3.Or(applies(ctx, "negate"), applies(ctx, "negate_destroy")), k - 1 == j)
         ups.append(Update("link_negated", j, negates_j, z3.BoolVal(True)))
+    me = S.ctrl(S.inst(ctx.top_eff))
+    for p in (0, 1):
+        change = z3.Sum([lp_change(ctx, k, p) for k in range(OPS)])
+        ups.append(Update("lp", p, z3.And(live_link(ctx), change != 0), pre.lp[p] + change))
+        for op, code in LASTING_BD.items():
+            ups.append(Update("bdc", p, z3.And(applies(ctx, op), me == p), z3.IntVal(code)))
     ups += [Update("calc", None, applies(ctx, "skip_damage_calc"), z3.IntVal(2)),
             Update("attacking", None, applies(ctx, "negate_attack"), z3.BoolVal(False))]
     return ups
+
+
+@rule("GEN-17", "A targeting effect is activated only with a target that meets what its text "
+      "targets; on resolution, a target no longer where it was targeted, or no longer meeting "
+      "that, is not affected.", ["card text (general game mechanics, not in the sources)"],
+      name="target.fits")
+def gen17(ctx):
+    # the resolution half is `valid` above, which reads this rule's literal
+    act = ctx.act
+    fits = z3.And(act.target != NONE, effects.target_fits(ctx, act.eff, ctx.pre, act.target))
+    return z3.Implies(z3.And(ctx.activating, ctx.S.targets(act.eff)), fits)
 
 
 @rule("GEN-14", "An activated Spell/Trap is placed face-up on the field and goes to the Graveyard "

@@ -11,7 +11,7 @@ Those are the places where TCG and OCG differ as data.
 import z3
 
 from .. import vocab
-from .activation import can_trigger_there, condition_holds
+from .activation import can_trigger_there, event_holds
 from .base import Update
 from .chain import closing, is_trigger
 from .triggers import forced
@@ -96,6 +96,6 @@ def build(ctx, lit):
             w = vocab.W[g["window"]]
             there = can_trigger_there(ctx, e, post)
             when = z3.And(entering, post.window == w, is_trigger(ctx, e), matches(ctx, g, e),
-                          condition_holds(ctx, e, post), there)
+                          event_holds(ctx, e, post), there)
             updates.append((g["rule"], Update("trig", e, when, z3.BoolVal(True))))
     return restrictions, grants, updates

@@ -14,6 +14,7 @@ from ygo_timing.inputs.play.model import (
     MAX_NAME,
     MAX_NUMBER,
     MAX_RULE_IDS,
+    POSITIONS,
     RULESETS,
     SETUP_ZONES,
     ActionSpec,
@@ -38,7 +39,7 @@ _SETUP_KEYS = ("player", "zone", "card", "label", "face_up", "defense", "atk", "
 _ACTION_KEYS = {
     "enter_bp": (), "skip_bp": (), "end_bp": (), "stop_attack": (),
     "attack": ("card", "target", "direct"),
-    "activate": ("player", "card", "effect", "target", "link"),
+    "activate": ("player", "card", "effect", "target", "cost", "link"),
     "pass": ("player",),
     "resolve": ("card",),
     "next": ("window",),
@@ -50,6 +51,7 @@ _CLAIM_KEYS = {
     "lp": ("player", "value"), "atk": ("card", "value"),
     "destroyed_by_battle": ("card", "value"), "location": ("card", "value"),
     "face_up": ("card", "value"), "window": ("window",), "calc": ("value",),
+    "def": ("card", "value"), "position": ("card", "value"), "attacking": ("value",),
 }
 
 
@@ -284,6 +286,7 @@ class _JsonParser:
             if get("effect") is not None:
                 spec.effect = self.integer(a["effect"], p + ("effect",), low=1)
             spec.target = card("target", required=False)
+            spec.other = card("cost", required=False)
             if get("link") is not None:
                 spec.link = self.integer(a["link"], p + ("link",), low=-1)
         elif kind == "pass":
@@ -308,9 +311,14 @@ class _JsonParser:
             if c == "lp":
                 spec.player = player()
                 spec.value = self.integer(value_required(), vp)
-            elif c == "atk":
+            elif c in ("atk", "def"):
                 spec.card = card("card")
                 spec.value = self.integer(value_required(), vp)
+            elif c == "position":
+                spec.card = card("card")
+                spec.value = self.enum(value_required(), vp, POSITIONS, "battle position")
+            elif c == "attacking":
+                spec.value = self.boolean(value_required(), vp)
             elif c in ("destroyed_by_battle", "face_up"):
                 spec.card = card("card")
                 spec.value = self.boolean(value_required(), vp)
@@ -398,6 +406,8 @@ def _action_json(a: ActionSpec) -> dict:
             d["target"] = a.target
     elif k == "activate":
         d.update(player=a.player, card=a.card, effect=a.effect, target=a.target, link=a.link)
+        if a.other is not None:
+            d["cost"] = a.other
     elif k == "pass":
         d["player"] = a.player
     elif k == "resolve":
@@ -419,7 +429,7 @@ def _action_json(a: ActionSpec) -> dict:
             d.update(player=a.player, value=a.value)
         elif a.claim == "window":
             d["window"] = a.window
-        elif a.claim == "calc":
+        elif a.claim in ("calc", "attacking"):
             d["value"] = a.value
         else:
             d.update(card=a.card, value=a.value)

@@ -17,7 +17,9 @@ ACTION_KINDS = (
     "enter_bp", "skip_bp", "attack", "activate", "pass", "resolve", "next",
     "end_bp", "retarget", "stop_attack", "replace", "claim",
 )
-CLAIM_KINDS = ("lp", "destroyed_by_battle", "location", "atk", "window", "face_up", "calc")
+CLAIM_KINDS = ("lp", "destroyed_by_battle", "location", "atk", "window", "face_up", "calc", "def", "position",
+               "attacking")
+POSITIONS = ("attack", "defense")   # `claim position CARD attack|defense`
 CALC_VALUES = ("done", "skipped", "pending")
 RULESETS = ("ocg", "tcg")
 
@@ -57,7 +59,7 @@ _HEADER_FIELD = {"title": "title", "ruleset": "ruleset", "turn": "turn", "turn-p
 VERBS = ("enter", "skip", "attack", "activate", "chain", "pass", "resolve", "next", "end",
          "retarget", "stop", "replace", "claim")
 CLAIM_WORDS = ("lp", "atk", "destroyed", "not-destroyed", "location", "face-up", "face-down",
-               "window", "calc")
+               "window", "calc", "def", "position", "attacking", "not-attacking")
 SETUP_OPTIONS = ("as", "attack", "defense", "face-up", "face-down", "atk", "def", "equip")
 # Bare words that cannot be bare labels (quote such a label instead).
 KEYWORDS = frozenset(SETUP_OPTIONS + ("direct", "effect", "target", "link", "with"))
@@ -106,7 +108,7 @@ class ActionSpec:
     direct: bool = False
     window: str | None = None    # `next <window>` / `claim window <window>`
     link: int = 0                # `link N` on activate; -1 for `chain`; 0: not said
-    other: str | None = None     # `replace X with Y`: Y
+    other: str | None = None     # `replace X with Y`: Y; `activate ... cost Y`: the card discarded or Tributed
     claim: str | None = None     # one of CLAIM_KINDS
     value: object = None         # int (lp, atk); zone (location); bool (destroyed_by_battle, face_up); CALC_VALUES (calc)
 

@@ -20,6 +20,7 @@ from ygo_timing.inputs.play.model import (
     MAX_NAME,
     MAX_NUMBER,
     MAX_WORDS,
+    POSITIONS,
     RULESETS,
     SETUP_OPTIONS,
     SETUP_ZONES,
@@ -60,6 +61,8 @@ def render_action(a: ActionSpec) -> str:
             s += f" effect {a.effect}"
         if a.target is not None:
             s += f" target {r(a.target)}"
+        if a.other is not None:
+            s += f" cost {r(a.other)}"
         if a.link > 0:
             s += f" link {a.link}"
         return s
@@ -89,6 +92,12 @@ def render_action(a: ActionSpec) -> str:
             return f"claim window {a.window}"
         if c == "calc":
             return f"claim calc {a.value}"
+        if c == "def":
+            return f"claim def {r(a.card)} {a.value}"
+        if c == "position":
+            return f"claim position {r(a.card)} {a.value}"
+        if c == "attacking":
+            return f"claim {'attacking' if a.value else 'not-attacking'}"
     raise ValueError(f"cannot render action {a!r}")
 
 
@@ -429,7 +438,7 @@ class _TextParser:
             a.kind = "activate"
             a.player = cur.player()
             a.card = cur.card()
-            opts = ("effect", "target", "link") if verb == "activate" else ("effect", "target")
+            opts = ("effect", "target", "cost", "link") if verb == "activate" else ("effect", "target", "cost")
             seen = set()
             while not cur.done():
                 w = cur.keyword(opts)
@@ -440,6 +449,8 @@ class _TextParser:
                     a.effect = cur.number("effect", low=1)
                 elif w == "target":
                     a.target = cur.card()
+                elif w == "cost":
+                    a.other = cur.card()
                 else:
                     a.link = cur.number("link", low=1)
             if verb == "chain":
@@ -495,6 +506,20 @@ class _TextParser:
                 a.claim = "face_up"
                 a.card = cur.card()
                 a.value = w == "face-up"
+            elif w == "def":
+                a.claim = "def"
+                a.card = cur.card()
+                a.value = cur.number("DEF")
+            elif w == "position":
+                a.claim = "position"
+                a.card = cur.card()
+                t = cur.next("attack or defense")
+                if t.word() not in POSITIONS:
+                    self.err(lineno, f"unexpected {_describe(t)} after 'claim position CARD'; " + _one_of(POSITIONS))
+                a.value = t.word()
+            elif w in ("attacking", "not-attacking"):
+                a.claim = "attacking"
+                a.value = w == "attacking"
             elif w == "window":
                 a.claim = "window"
                 a.window = cur.window()

@@ -1,0 +1,439 @@
+"""An effect as a composition (docs/cards-format.md): a condition over atoms, costs, a target with
+a filter, operations, and, for a continuous effect, what it applies. This module reads and checks
+those fields of a catalogue entry; model/rules/effects.py gives them their meaning.
+
+A condition is any and/or/not tree; it is normalised here to what the relation has slots for
+(vocab.CONDITION_ALTERNATIVES alternatives of vocab.CONDITION_ATOMS atoms, plus at most one event
+from vocab.CONDITIONS, which places a trigger), and refused with its line when it does not fit.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ygo_timing.model import vocab
+
+from .reader import REQUIRED, Reader, did_you_mean, short
+
+TRUTH = ("face_up", "defense_position", "yours", "battling", "attacking", "attacked", "special_summoned",
+         "turn", "direct_attack")
+NAMED = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
+         "card_type": vocab.CARD_TYPES}
+NUMERIC = ("atk", "def", "level", "original_atk", "original_def", "lp", "monsters", "cards", "hand",
+           "battle_damage")
+# the range of each quantity, for refusing a condition no card or state can ever meet
+DOMAIN = {**{q: (0, 1) for q in TRUTH}, **{q: (0, len(v) - 1) for q, v in NAMED.items()},
+          "level": (0, 13), "archetype": (0, 10**6)}
+MAX_ALTERNATIVES_WHILE_NORMALISING = 16
+
+
+@dataclass(frozen=True)
+class Atom:
+    """`quantity` of `of` compared (`cmp`) with `value`, plus `than`'s quantity when given."""
+    quantity: str
+    of: str | None
+    cmp: str
+    value: int | str = 0          # a number, or an archetype's name (facts.py gives it an id)
+    than: tuple | None = None     # (quantity, of) on the right-hand side, or None
+
+    def negated(self):
+        return Atom(self.quantity, self.of, vocab.NEGATED_COMPARISON[self.cmp], self.value, self.than)
+
+
+@dataclass(frozen=True)
+class Cost:
+    do: str
+    amount: int = 0
+
+
+@dataclass(frozen=True)
+class Select:
+    """Which monsters in the Monster Zone an `on: all` picks: whose, in which position, and of
+    which Attribute, Type and Level range (names and 0..99: any)."""
+    side: str = "both"
+    filter: str = "any"
+    attribute: str = "none"
+    monster_type: str = "none"
+    level_min: int = 0
+    level_max: int = 99
+
+
+@dataclass(frozen=True)
+class Operation:
+    do: str
+    on: str = "self"
+    amount: int = 0
+    amount_of: str = "number"     # vocab.AMOUNT_OF
+    to: str = "opponent"          # vocab.LP_PLAYERS, for damage / gain_lp
+    select: Select = Select()     # on == "all"
+    then: bool = False            # applies only if the operation before it did
+
+
+@dataclass(frozen=True)
+class Continuous:
+    do: str
+    on: str = "self"
+    amount: int = 0
+    select: Select = Select()
+
+
+# --- what each operation takes ------------------------------------------------------------------
+AMOUNT_OPS = ("atk_add", "atk_set", "def_add", "def_set", "damage", "gain_lp")
+GAME_OPS = ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "skip_damage_calc",
+            "no_battle_damage", "halve_battle_damage", "double_battle_damage", "reflect_battle_damage")
+DIRECT_ATK_DEF = ("atk_add", "atk_set", "atk_halve", "atk_double", "atk_gain_opponent", "atk_halve_original",
+                  "def_add", "def_set", "def_halve", "def_double")
+AMOUNT_CONTINUOUS = ("atk_modifier", "def_modifier")
+
+
+def parse_atom(r: Reader, d, what, subject_default=None) -> Atom:
+    r.obj(d, {"quantity", "of", "cmp", "value", "than"}, what)
+    q = r.get(d, "quantity", str, REQUIRED, choices=vocab.QUANTITIES[1:], what=what)
+    of = _subject(r, d, "of", q, what, subject_default)
+    cmp = r.get(d, "cmp", str, "==", choices=vocab.COMPARISONS, what=what)
+    than = None
+    if "than" in d:
+        if q not in NUMERIC:
+            r.fail("than", f"{what}: 'than' compares numbers; {q!r} is not a number")
+        rr = Reader(r.doc, r.path, r.where + ("than",))
+        t = rr.obj(d["than"], {"quantity", "of"}, f"{what} than")
+        q2 = rr.get(t, "quantity", str, REQUIRED, choices=NUMERIC, what=f"{what} than")
+        than = (q2, _subject(rr, t, "of", q2, f"{what} than", subject_default))
+    value = _value(r, d, q, what, required=than is None)
+    atom = Atom(q, of, cmp, value, than)
+    if than is None and not satisfiable([atom]):
+        r.fail("value", f"{what}: {q} {cmp} {short(value)} holds for no card or state ever")
+    return atom
+
+
+def _subject(r, d, key, q, what, default):
+    if q in vocab.GAME_QUANTITIES:
+        if key in d:
+            r.fail(key, f"{what}: {q!r} is about the game; it takes no {key!r}")
+        return None
+    choices = vocab.PLAYER_SUBJECTS if q in vocab.PLAYER_QUANTITIES else vocab.CARD_SUBJECTS
+    fallback = "you" if q in vocab.PLAYER_QUANTITIES else (default or "self")
+    return r.get(d, key, str, fallback, choices=choices, what=what)
+
+
+def _value(r, d, q, what, required):
+    if "value" not in d:
+        if q in TRUTH:
+            return 1
+        if required:
+            r.fail(None, f"{what}: missing required key 'value' (or 'than')")
+        return 0
+    v = d["value"]
+    if q in TRUTH:
+        if not isinstance(v, bool):
+            r.fail("value", f"{what}: {q!r} is true or false, got {short(v)}")
+        return int(v)
+    if q in NAMED:
+        names = NAMED[q]
+        name = v.lower() if isinstance(v, str) else v
+        if name not in names:
+            r.fail("value", f"{what}: {q} {short(v)}{did_you_mean(name, names)}; expected one of: {', '.join(names)}")
+        return names.index(name)
+    if q == "archetype":
+        if not isinstance(v, str) or not v.strip() or len(v) > 100:
+            r.fail("value", f"{what}: an archetype is a name of 1-100 characters, got {short(v)}")
+        return v
+    if not isinstance(v, int) or isinstance(v, bool) or not -10**6 <= v <= 10**6:
+        r.fail("value", f"{what}: {q!r} is compared with a whole number (-1000000..1000000), got {short(v)}")
+    return v
+
+
+def _holds(x, cmp, v):
+    return {"==": x == v, "!=": x != v, "<": x < v, "<=": x <= v, ">": x > v, ">=": x >= v}[cmp]
+
+
+def satisfiable(atoms) -> bool:
+    """Some value of each quantity meets every atom (with a constant right-hand side) about it."""
+    groups: dict = {}
+    for a in atoms:
+        if a.than is None and not isinstance(a.value, str):
+            groups.setdefault((a.quantity, a.of), []).append(a)
+    for (q, _), group in groups.items():
+        lo, hi = DOMAIN.get(q, (0, 10**7))
+        points = {lo, hi} | {p for a in group for p in (a.value - 1, a.value, a.value + 1)}
+        if not any(lo <= p <= hi and all(_holds(p, a.cmp, a.value) for a in group) for p in points):
+            return False
+    return True
+
+
+# --- conditions: any and/or/not tree -> (event, alternatives) -----------------------------------
+def parse_condition(r: Reader, value, what, key="condition", allow_events=True, subject_default=None):
+    """(event name, alternatives: tuple of tuples of Atom) of a condition tree at `key`."""
+    alts = _dnf(Reader(r.doc, r.path, r.where + (key,)), value, what, allow_events, subject_default)
+    events = {frozenset(e for e in alt if isinstance(e, str)) for alt in alts}
+    if len(events) > 1:
+        r.fail(key, f"{what}: every alternative of a condition must name the same event "
+                    f"({', '.join(sorted(set().union(*events))) or 'none'}): the event places a trigger")
+    event_set = next(iter(events)) if events else frozenset()
+    if len(event_set) > 1:
+        r.fail(key, f"{what}: at most one event per condition, got {', '.join(sorted(event_set))}")
+    event = next(iter(event_set)) if event_set else "none"
+    alternatives = []
+    for alt in alts:
+        atoms = tuple(dict.fromkeys(a for a in alt if isinstance(a, Atom)))
+        if not satisfiable(atoms):
+            continue   # an alternative no state meets adds nothing
+        if not atoms:
+            alternatives = None   # one alternative is the event alone: the atoms add nothing
+            break
+        if atoms not in alternatives:
+            alternatives.append(atoms)
+    if alternatives is None:
+        return event, ()
+    if not alternatives:
+        r.fail(key, f"{what}: this condition holds for no card or state ever")
+    if len(alternatives) > vocab.CONDITION_ALTERNATIVES or any(len(a) > vocab.CONDITION_ATOMS for a in alternatives):
+        r.fail(key, f"{what}: a condition may have at most {vocab.CONDITION_ALTERNATIVES} alternatives ('any') "
+                    f"of at most {vocab.CONDITION_ATOMS} atoms each once written as an 'any' of 'all's; "
+                    f"this one has {len(alternatives)} of up to {max(len(a) for a in alternatives)}")
+    return event, tuple(alternatives)
+
+
+def _dnf(r: Reader, value, what, allow_events, subject_default, negate=False):
+    """A list of alternatives, each a list of event names and Atoms."""
+    if isinstance(value, str):
+        if not allow_events:
+            r.fail(None, f"{what}: an event ({short(value)}) cannot be part of a target's filter; write atoms")
+        if value not in vocab.CONDITIONS:
+            r.fail(None, f"{what}: unknown event {short(value)}{did_you_mean(value, vocab.CONDITIONS)}; expected an "
+                         f"atom object, all/any/not, or one of: {', '.join(vocab.CONDITIONS)}")
+        if negate and value != "none":
+            r.fail(None, f"{what}: an event cannot be negated ('not' {value!r}): write what the text asks for")
+        return [[]] if value == "none" else [[value]]
+    if not isinstance(value, dict):
+        r.fail(None, f"{what}: a condition is an event name, an atom object or an all/any/not object")
+    if len(value) == 1 and next(iter(value)) in ("all", "any", "not"):
+        op, arg = next(iter(value.items()))
+        sub = Reader(r.doc, r.path, r.where + (op,))
+        if op == "not":
+            return _dnf(sub, arg, what, allow_events, subject_default, not negate)
+        if not isinstance(arg, list) or not arg:
+            sub.fail(None, f"{what}: {op!r} takes a non-empty list")
+        parts = [_dnf(Reader(r.doc, r.path, r.where + (op, k)), v, what, allow_events, subject_default, negate)
+                 for k, v in enumerate(arg)]
+        if (op == "any") != negate:   # or: the alternatives side by side
+            out = [alt for p in parts for alt in p]
+        else:                          # and: every combination
+            out = [[]]
+            for p in parts:
+                out = [a + b for a in out for b in p]
+                if len(out) > MAX_ALTERNATIVES_WHILE_NORMALISING:
+                    break
+        if len(out) > MAX_ALTERNATIVES_WHILE_NORMALISING:
+            r.fail(None, f"{what}: this condition has more than {MAX_ALTERNATIVES_WHILE_NORMALISING} alternatives "
+                         "once written as an 'any' of 'all's")
+        return out
+    atom = parse_atom(r, value, f"{what} atom", subject_default)
+    return [[atom.negated() if negate else atom]]
+
+
+# --- costs, target, operations, continuous effects ----------------------------------------------
+def parse_costs(r: Reader, d, what, kind) -> tuple:
+    costs = r.get(d, "cost", list, [], what=what)
+    if costs and kind == "continuous":
+        r.fail("cost", f"{what}: a continuous effect is never activated, so it has no cost")
+    if len(costs) > vocab.MAX_COSTS:
+        r.fail("cost", f"{what}: at most {vocab.MAX_COSTS} costs per effect")
+    out = []
+    for k, c in enumerate(costs):
+        cr = Reader(r.doc, r.path, r.where + ("cost", k))
+        w = f"{what} cost {k + 1}"
+        cr.obj(c, {"do", "amount"}, w)
+        do = cr.get(c, "do", str, REQUIRED, choices=vocab.COSTS[1:], what=w)
+        amount = cr.get(c, "amount", int, None, what=w)
+        if (do == "pay_lp") != (amount is not None):
+            cr.fail("amount" if amount is not None else None,
+                    f"{w}: 'amount' (LP, more than 0) goes with 'pay_lp' and only with it")
+        if do == "pay_lp" and amount <= 0:
+            cr.fail("amount", f"{w}: a LP cost is more than 0")
+        out.append(Cost(do, amount or 0))
+    if sum(c.do in ("discard", "tribute") for c in out) > 1:
+        r.fail("cost", f"{what}: one discarded or Tributed card per effect (the play names it: `cost CARD`)")
+    return tuple(out)
+
+
+def parse_target(r: Reader, d, what) -> tuple | None:
+    """The target's filter (atoms about `target`, all of which must hold), or None: no target."""
+    t = r.get(d, "target", dict, None, what=what)
+    if t is None:
+        return None
+    tr = Reader(r.doc, r.path, r.where + ("target",))
+    tr.obj(t, {"filter"}, f"{what} target")
+    if "filter" not in t:
+        return ()
+    _, alts = parse_condition(tr, t["filter"], f"{what} target filter", key="filter", allow_events=False,
+                              subject_default="target")
+    if len(alts) > 1 or any(len(a) > vocab.TARGET_FILTER_ATOMS for a in alts):
+        tr.fail("filter", f"{what}: a target's filter is at most {vocab.TARGET_FILTER_ATOMS} atoms that must all hold")
+    atoms = alts[0] if alts else ()
+    for a in atoms:
+        if a.of != "target" or (a.than and a.than[1] != "target"):
+            tr.fail("filter", f"{what}: a target's filter is about the target (\"of\": \"target\"), "
+                              f"not {a.of!r}: put other requirements in 'condition'")
+    return atoms
+
+
+def parse_operations(r: Reader, d, what, kind) -> tuple:
+    ops = r.get(d, "operations", list, [], what=what)
+    if ops and kind == "continuous":
+        r.fail("operations", f"{what}: a continuous effect applies ('apply'); it has no operations")
+    if len(ops) > vocab.MAX_OPERATIONS:
+        r.fail("operations", f"{what}: at most {vocab.MAX_OPERATIONS} operations per effect")
+    return tuple(_operation(Reader(r.doc, r.path, r.where + ("operations", k)), o, f"{what} operation {k + 1}", k)
+                 for k, o in enumerate(ops))
+
+
+def _operation(r: Reader, o, w, k) -> Operation:
+    r.obj(o, {"do", "on", "amount", "to", "select", "then"}, w)
+    do = r.get(o, "do", str, REQUIRED, choices=vocab.OPERATIONS[1:], what=w)
+    on = r.get(o, "on", str, "self", choices=vocab.OPERATION_ON, what=w)
+    if do in GAME_OPS and "on" in o and on != "self":
+        r.fail("on", f"{w}: {do!r} is about the attack or the Chain, not a card: it takes no 'on'")
+    amount, amount_of = 0, "number"
+    if "amount" in o:
+        if do not in AMOUNT_OPS:
+            r.fail("amount", f"{w}: {do!r} takes no 'amount'")
+        v = o["amount"]
+        if isinstance(v, str):
+            amount_of = r.get(o, "amount", str, choices=vocab.AMOUNT_OF[1:], what=w)
+            if do not in ("damage", "gain_lp"):
+                r.fail("amount", f"{w}: an amount of {v!r} is for 'damage' and 'gain_lp'")
+        else:
+            amount = r.get(o, "amount", int, 0, what=w)
+    elif do in AMOUNT_OPS:
+        r.fail(None, f"{w}: {do!r} needs an 'amount'")
+    to = r.get(o, "to", str, "opponent", choices=vocab.LP_PLAYERS, what=w)
+    if "to" in o and do not in ("damage", "gain_lp"):
+        r.fail("to", f"{w}: 'to' (whose LP) is for 'damage' and 'gain_lp'")
+    if amount_of != "number" and on == "all":
+        r.fail("amount", f"{w}: an amount of one card's ATK needs one card: 'on' is not 'all'")
+    select = _select(r, o, w, on)
+    then = r.get(o, "then", bool, False, what=w)
+    if then and k == 0:
+        r.fail("then", f"{w}: the first operation has no operation before it to depend on")
+    return Operation(do, on, amount, amount_of, to, select, then)
+
+
+def _select(r: Reader, o, w, on):
+    sel = r.get(o, "select", dict, None, what=w)
+    if (sel is not None) != (on == "all"):
+        r.fail("select" if sel is not None else "on", f"{w}: 'select' (which cards) goes with \"on\": \"all\" and only with it")
+    if sel is None:
+        return Select()
+    sr = Reader(r.doc, r.path, r.where + ("select",))
+    w = f"{w} select"
+    sr.obj(sel, {"side", "filter", "attribute", "monster_type", "level_min", "level_max"}, w)
+    attribute = sr.get(sel, "attribute", str, "none", what=w)
+    if attribute.lower() not in vocab.ATTRIBUTES:
+        sr.fail("attribute", f"{w}: attribute {short(attribute)}{did_you_mean(attribute.lower(), vocab.ATTRIBUTES)}; "
+                             f"expected one of: {', '.join(vocab.ATTRIBUTES)}")
+    out = Select(sr.get(sel, "side", str, "both", choices=vocab.SELECT_SIDES, what=w),
+                 sr.get(sel, "filter", str, "any", choices=vocab.SELECT_FILTERS, what=w), attribute.lower(),
+                 sr.get(sel, "monster_type", str, "none", choices=vocab.MONSTER_TYPES, what=w),
+                 sr.get(sel, "level_min", int, 0, what=w), sr.get(sel, "level_max", int, 99, what=w))
+    if not 0 <= out.level_min <= out.level_max <= 99:
+        sr.fail("level_min", f"{w}: a Level range is 0 <= level_min <= level_max <= 99; this one picks no monster ever")
+    return out
+
+
+def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
+    a = r.get(d, "apply", dict, None, what=what)
+    if a is None:
+        return None
+    ar = Reader(r.doc, r.path, r.where + ("apply",))
+    if kind != "continuous":
+        r.fail("apply", f"{what}: 'apply' is what a continuous effect does while its card is face-up; "
+                        f"kind is {kind!r}: use 'operations'")
+    w = f"{what} apply"
+    ar.obj(a, {"do", "on", "amount", "select"}, w)
+    do = ar.get(a, "do", str, REQUIRED, choices=vocab.CONTINUOUS[1:], what=w)
+    on = ar.get(a, "on", str, "self", choices=vocab.CONTINUOUS_ON, what=w)
+    amount = ar.get(a, "amount", int, None, what=w)
+    if (do in AMOUNT_CONTINUOUS) != (amount is not None):
+        ar.fail("amount" if amount is not None else None, f"{w}: 'amount' goes with {' and '.join(AMOUNT_CONTINUOUS)} and only with them")
+    if do in ("lock_traps", "lock_spells", "negate_monster_effects", "no_battle_damage") and "on" in a:
+        ar.fail("on", f"{w}: {do!r} applies to the game (or its controller), not to cards: it takes no 'on'")
+    return Continuous(do, on, amount or 0, _select(ar, a, w, on))
+
+
+def changes_atk_def_directly(ops, apply) -> bool:
+    return any(o.do in DIRECT_ATK_DEF for o in ops) or (apply is not None and apply.do in AMOUNT_CONTINUOUS)
+
+
+# --- writing an effect back (cards --format json, cards migrate) -----------------------------------
+def atom_dict(a: Atom) -> dict:
+    d = {"quantity": a.quantity}
+    if a.of is not None:
+        d["of"] = a.of
+    if a.cmp != "==":
+        d["cmp"] = a.cmp
+    if a.quantity in NAMED:
+        d["value"] = NAMED[a.quantity][a.value]
+    elif a.quantity in TRUTH:
+        d["value"] = bool(a.value)
+    elif a.than is None or a.value:
+        d["value"] = a.value
+    if a.than is not None:
+        d["than"] = {"quantity": a.than[0], "of": a.than[1]}
+    return d
+
+
+def condition_value(event: str, alternatives: tuple):
+    """The condition as the format writes it: the event's name alone, or an all/any tree."""
+    if not alternatives:
+        return event
+    lead = [event] if event != "none" else []
+    alts = [lead + [atom_dict(a) for a in alt] for alt in alternatives]
+    alls = [{"all": alt} if len(alt) > 1 else alt[0] for alt in alts]
+    return alls[0] if len(alls) == 1 else {"any": alls}
+
+
+def select_dict(sel: Select) -> dict:
+    d = {"side": sel.side, "filter": sel.filter}
+    d.update({k: v for k, v in (("attribute", sel.attribute), ("monster_type", sel.monster_type)) if v != "none"})
+    d.update({k: v for k, v in (("level_min", sel.level_min), ("level_max", sel.level_max)) if v != Select().__dict__[k]})
+    return d
+
+
+def operation_dict(o: Operation) -> dict:
+    d = {"do": o.do}
+    if o.do not in GAME_OPS:
+        d["on"] = o.on
+    if o.do in AMOUNT_OPS:
+        d["amount"] = o.amount if o.amount_of == "number" else o.amount_of
+    if o.do in ("damage", "gain_lp"):
+        d["to"] = o.to
+    if o.on == "all":
+        d["select"] = select_dict(o.select)
+    if o.then:
+        d["then"] = True
+    return d
+
+
+def effect_dict(e) -> dict:
+    d = {"kind": e.kind, "from": e.from_, "mandatory": e.mandatory, "atk_def": e.atk_def,
+         "negates_activation": e.negates, "trigger_class": e.trigger_class, "fusion_summon": e.fusion_summon,
+         "timings": list(e.timings), "condition": condition_value(e.condition, e.atoms),
+         "ruling_allowed": e.ruling_allowed, "no_damage_step": e.no_damage_step}
+    if e.costs:
+        d["cost"] = [{"do": c.do, **({"amount": c.amount} if c.do == "pay_lp" else {})} for c in e.costs]
+    if e.target_filter is not None:
+        d["target"] = {"filter": {"all": [atom_dict(a) for a in e.target_filter]}} if e.target_filter else {}
+    if e.operations:
+        d["operations"] = [operation_dict(o) for o in e.operations]
+    if e.apply is not None:
+        a = e.apply
+        d["apply"] = {"do": a.do, **({"on": a.on} if a.on != "self" else {}),
+                      **({"amount": a.amount} if a.do in AMOUNT_CONTINUOUS else {}),
+                      **({"select": select_dict(a.select)} if a.on == "all" else {})}
+    if e.text:
+        d["text"] = e.text
+    if e.note:
+        d["note"] = e.note
+    if e.unknown:
+        d["unknown"] = list(e.unknown)
+    return d

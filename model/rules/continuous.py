@@ -1,0 +1,35 @@
+"""Continuous effects (GEN-18) and activation locks (GEN-19): what a face-up card's text does
+while it stays face-up on the field, without being activated. Which kinds there are, and which
+cards they apply to, is effects.py; the rules that read them grant or refuse here."""
+import z3
+
+from .. import vocab
+from . import effects
+from .base import rule
+
+
+@rule("GEN-18", "A continuous effect applies only while its card is face-up on the field (a Set "
+      "card waits to be activated), and not while \"negate the effects of face-up monsters\" "
+      "applies to its monster: stat modifiers, indestructibility, no battle damage, cannot "
+      "attack, can attack directly, and the lasting effects operations leave.",
+      ["S1 65-78", "card text"], shape="permission", name="continuous.applies")
+def gen18(ctx):
+    # the readers (damage calculation, BP-5, BP-6, the resolution of a drained monster's effect)
+    # ask for this gate: without the rule no continuous effect applies
+    return {"continuous_effects": z3.BoolVal(True)}
+
+
+@rule("GEN-19", "While a card's \"Trap Cards cannot be activated\" (or Spell Cards) applies, no card "
+      "or effect of that kind is activated.", ["card text"], name="activation.lock",
+      expressible="partial",
+      note="The lock's other half on some cards (\"negate all Trap effects on the field\", Jinzo) is "
+           "not modelled: a face-up Trap's continuous effect still applies under it.")
+def gen19(ctx):
+    act = ctx.act
+    traps = [k for k in vocab.CARD_KINDS if k.startswith("trap")]
+    spells = [k for k in vocab.CARD_KINDS if k.startswith("spell")]
+    locked = {kind: z3.Or([t for _, _, t in effects.applying(ctx, kind, ctx.pre)] or [z3.BoolVal(False)])
+              for kind in ("lock_traps", "lock_spells")}
+    refused = z3.Or(z3.And(ctx.kind_is(act.eff, *traps), locked["lock_traps"]),
+                    z3.And(ctx.kind_is(act.eff, *spells), locked["lock_spells"]))
+    return z3.Implies(ctx.activating, z3.Not(refused))

@@ -1,0 +1,66 @@
+"""Costs (GEN-16): what an effect's text makes its controller pay to activate it (pay LP, discard,
+Tribute, send or banish this card), paid at once on activation, in order."""
+import z3
+
+from .. import vocab
+from ..state import NONE
+from . import effects
+from .base import Update, part, rule
+from .resolution import PRIORITY as RESOLUTION
+
+MZ, GY, BAN, HAND = (vocab.L[n] for n in ("monster_zone", "graveyard", "banished", "hand"))
+PRIORITY = RESOLUTION - 5   # before GEN-14's moves of the activated card: a cost that banishes it wins
+
+
+def cost_slots(ctx, eff):
+    return [effects.slot(eff, k, vocab.MAX_COSTS) for k in range(vocab.MAX_COSTS)]
+
+
+def has_cost(ctx, eff, *names):
+    return z3.Or([ctx.S.cost(s) == vocab.CT[n] for s in cost_slots(ctx, eff) for n in names])
+
+
+def lp_paid(ctx, eff, lp):
+    """The LP left after paying the effect's LP costs from `lp`, in order."""
+    S = ctx.S
+    for s in cost_slots(ctx, eff):
+        lp = z3.If(S.cost(s) == vocab.CT["pay_lp"], lp - S.cost_amount(s),
+                   z3.If(S.cost(s) == vocab.CT["pay_half_lp"], lp - lp / 2, lp))
+    return lp
+
+
+@rule("GEN-16", "An effect with a cost is activated only if its controller can pay it (enough LP "
+      "for a LP cost; a card of their own in the hand to discard, a monster of their own to "
+      "Tribute), and the cost is paid on activation.",
+      ["card text (general game mechanics, not in the sources)"], name="effect.cost")
+def gen16(ctx):
+    S, pre, act = ctx.S, ctx.pre, ctx.act
+    eff, other, me = act.eff, act.other, act.player
+    self_card = S.inst(eff)
+    lp = ctx.sel(pre.lp, me)
+    payable = []
+    for s in cost_slots(ctx, eff):
+        payable.append(z3.Implies(S.cost(s) == vocab.CT["pay_lp"], lp >= S.cost_amount(s)))
+        lp = z3.If(S.cost(s) == vocab.CT["pay_lp"], lp - S.cost_amount(s), lp)
+    mine = z3.And(other != NONE, other != self_card, S.ctrl(other) == me)
+    at = ctx.sel(pre.loc, other, z3.IntVal(0))
+    payable += [z3.Implies(has_cost(ctx, eff, "discard"), z3.And(mine, at == HAND)),
+                z3.Implies(has_cost(ctx, eff, "tribute"), z3.And(mine, at == MZ)),
+                # a card named as paid must be one the text asks for
+                z3.Implies(other != NONE, has_cost(ctx, eff, "discard", "tribute"))]
+    return z3.Implies(ctx.activating, z3.And(payable))
+
+
+@part("GEN-16", shape="update", priority=PRIORITY)
+def gen16_pay(ctx):
+    S, pre, act = ctx.S, ctx.pre, ctx.act
+    eff = act.eff
+    ups = [Update("lp", p, z3.And(ctx.activating, act.player == p, has_cost(ctx, eff, "pay_lp", "pay_half_lp")),
+                  lp_paid(ctx, eff, pre.lp[p])) for p in (0, 1)]
+    for i in ctx.cards:
+        paid = z3.And(ctx.activating, act.other == i)
+        this = z3.And(ctx.activating, S.inst(eff) == i)
+        ups += [Update("loc", i, paid, z3.IntVal(GY)),
+                Update("loc", i, z3.And(this, has_cost(ctx, eff, "banish_self")), z3.IntVal(BAN)),
+                Update("loc", i, z3.And(this, has_cost(ctx, eff, "send_self")), z3.IntVal(GY))]
+    return ups

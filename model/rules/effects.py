@@ -1,0 +1,220 @@
+"""The effect model's terms: an atom's value in a state, a condition's alternatives, a target's
+filter, the cards a selector picks and the continuous effects that apply (docs/cards-format.md).
+
+An effect's composition is data (the play's facts, checking/facts.py): each atom, cost and
+operation has a slot, numbered `effect * slots + k` (vocab.CONDITION_*, MAX_COSTS,
+MAX_OPERATIONS), and each card's continuous effects `card * MAX_CONTINUOUS + k`. So one relation
+serves every card pool, and the terms below read a slot's fields instead of naming effects.
+"""
+import z3
+
+from .. import vocab
+from ..state import NONE
+from .base import once
+
+MZ, STZ, FZ, HAND = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "field_zone", "hand"))
+ATOM_SLOTS = vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATOMS
+FIELD = (MZ, STZ, FZ)
+MONSTER_KINDS = tuple(k for k in vocab.CARD_KINDS if k.startswith("monster"))
+
+
+def slot(e, k, n):
+    return e * n + k
+
+
+def on_field(ctx, card, st):
+    loc = ctx.sel(st.loc, card, z3.IntVal(0))
+    return z3.And(card != NONE, z3.Or([loc == z for z in FIELD]))
+
+
+def subject_card(ctx, eff, of, st, target):
+    """The card an atom's card subject names (vocab.CARD_SUBJECTS); `target` is the effect's
+    chosen target at this point (the action's when activating, the Chain Link's on resolution)."""
+    S = ctx.S
+    c = S.inst(eff)
+    opponent = z3.If(c == st.attacker, st.target, z3.If(c == st.target, st.attacker, z3.IntVal(NONE)))
+    mine = S.ctrl(st.attacker) == S.ctrl(c)
+    cards = {"self": c, "attacker": z3.If(st.attacking, st.attacker, NONE),
+             "attack_target": z3.If(st.attacking, st.target, NONE), "target": target,
+             "battle_opponent": z3.If(st.attacking, opponent, NONE),
+             "own_battling": z3.If(st.attacking, z3.If(mine, st.attacker, st.target), NONE),
+             "opponent_battling": z3.If(st.attacking, z3.If(mine, st.target, st.attacker), NONE)}
+    out = z3.IntVal(NONE)
+    for name, card in cards.items():
+        out = z3.If(of == vocab.SJ[name], card, out)
+    return out
+
+
+def quantity(ctx, eff, q, of, st, target):
+    """The value of quantity `q` (an index of vocab.QUANTITIES) of subject `of` in state `st`;
+    (value, defined): an atom about a card that is not there is false whatever it compares."""
+    S, sel = ctx.S, ctx.sel
+    c = subject_card(ctx, eff, of, st, target)
+    me = S.ctrl(S.inst(eff))
+    p = z3.If(of == vocab.SJ["you"], me, 1 - me)
+
+    def b(t):
+        return z3.If(t, 1, 0)
+    counts = {
+        "monsters": [z3.And(st.loc[j] == MZ, S.ctrl(j) == p) for j in ctx.cards],
+        "cards": [z3.And(z3.Or([st.loc[j] == z for z in FIELD]), S.ctrl(j) == p) for j in ctx.cards],
+        "hand": [z3.And(st.loc[j] == HAND, S.ctrl(j) == p) for j in ctx.cards],
+    }
+    values = {
+        "location": sel(st.loc, c, z3.IntVal(0)), "face_up": b(sel(st.faceup, c, z3.BoolVal(False))),
+        "defense_position": b(sel(st.defpos, c, z3.BoolVal(False))), "atk": sel(st.atk, c, z3.IntVal(0)),
+        "def": sel(st.def_, c, z3.IntVal(0)), "level": S.level(c), "attribute": S.attribute(c),
+        "monster_type": S.monster_type(c), "archetype": S.archetype(c),
+        "card_type": z3.If(S.ckind(c) < len(vocab.SUBTYPES["monster"]), 0,
+                           z3.If(S.ckind(c) < len(vocab.SUBTYPES["monster"]) + len(vocab.SUBTYPES["spell"]), 1, 2)),
+        "original_atk": S.orig_atk(c), "original_def": S.orig_def(c), "yours": b(S.ctrl(c) == me),
+        "battling": b(z3.And(st.attacking, c != NONE, z3.Or(c == st.attacker, c == st.target))),
+        "attacking": b(z3.And(st.attacking, c != NONE, c == st.attacker)),
+        "attacked": b(z3.And(st.attacking, c != NONE, c == st.target)),
+        "special_summoned": b(sel(st.ssum, c, z3.BoolVal(False))),
+        "lp": sel(st.lp, p), "battle_damage": sel(st.bd, p), "turn": b(S.tp == p),
+        "direct_attack": b(z3.And(st.attacking, st.target == NONE)),
+        **{k: z3.Sum([b(t) for t in ts]) if ts else z3.IntVal(0) for k, ts in counts.items()},
+    }
+    out = z3.IntVal(0)
+    for name, v in values.items():
+        out = z3.If(q == vocab.Q[name], v, out)
+    card_q = z3.And(q >= vocab.Q[vocab.CARD_QUANTITIES[0]], q <= vocab.Q[vocab.CARD_QUANTITIES[-1]])
+    return out, z3.Or(z3.Not(card_q), c != NONE)
+
+
+def atom_holds(ctx, eff, k, prefix, st, target):
+    """Slot k of the effect's atoms (functions `<prefix>_quantity` ...) holds in `st`; an empty
+    slot (quantity `nothing`) holds."""
+    F = ctx.S.atoms[prefix]
+    q, of, cmp, value = F["quantity"](k), F["of"](k), F["cmp"](k), F["value"](k)
+    lhs, defined = quantity(ctx, eff, q, of, st, target)
+    q2 = F["than_quantity"](k)
+    rhs2, defined2 = quantity(ctx, eff, q2, F["than_of"](k), st, target)
+    rhs = value + z3.If(q2 == 0, 0, rhs2)
+    cases = {"==": lhs == rhs, "!=": lhs != rhs, "<": lhs < rhs, "<=": lhs <= rhs, ">": lhs > rhs,
+             ">=": lhs >= rhs}
+    out = z3.BoolVal(False)
+    for name, t in cases.items():
+        out = z3.If(cmp == vocab.CMP[name], t, out)
+    return z3.Or(q == 0, z3.And(defined, z3.Or(q2 == 0, defined2), out))
+
+
+def atoms_hold(ctx, eff, st, target):
+    """The effect's condition atoms (beyond its event) hold: one of its alternatives does."""
+    n = vocab.CONDITION_ATOMS
+    alts = []
+    for a in range(vocab.CONDITION_ALTERNATIVES):
+        alts.append(z3.And(ctx.S.alternatives(eff) > a,
+                           *[atom_holds(ctx, eff, slot(eff, a * n + k, ATOM_SLOTS), "cond", st, target)
+                             for k in range(n)]))
+    return z3.Or(ctx.S.alternatives(eff) == 0, *alts)
+
+
+def target_fits(ctx, eff, st, target):
+    """The target meets the effect's filter in `st` (GEN-17); true for an effect without one."""
+    n = vocab.TARGET_FILTER_ATOMS
+    return z3.And([atom_holds(ctx, eff, slot(eff, k, n), "filter", st, target) for k in range(n)])
+
+
+def card_state(ctx, card, st):
+    """(face-up, in Defense Position, in the Monster Zone, controller) of `card` in `st`, read once
+    however many selectors ask."""
+    if isinstance(card, int):
+        return st.faceup[card], st.defpos[card], st.loc[card] == MZ, ctx.S.ctrl(card)
+    return (ctx.sel(st.faceup, card, z3.BoolVal(False)), ctx.sel(st.defpos, card, z3.BoolVal(False)),
+            ctx.monster_in_zone(card, st), ctx.S.ctrl(card))
+
+
+def picks(ctx, owner, prefix, s, card, facts):
+    """Selector slot `s` (functions `<prefix>_side` ...) of a card controlled by `owner` picks
+    `card`, whose state is `facts`: a monster in the Monster Zone on that side, in that position,
+    of that Attribute, Type and Level range (0: any)."""
+    S = ctx.S
+    F = S.select[prefix]
+    up, dpos, in_mz, ctrl = facts
+    side, filt = F["side"](s), F["filter"](s)
+    sides = {"both": z3.BoolVal(True), "yours": ctrl == owner, "opponent": ctrl != owner}
+    filters = {"any": z3.BoolVal(True), "attack_position": z3.Not(dpos), "defense_position": dpos,
+               "face_up": up, "face_down": z3.Not(up)}
+    side_ok = z3.Or([z3.And(side == vocab.SELECT_SIDES.index(n), t) for n, t in sides.items()])
+    filt_ok = z3.Or([z3.And(filt == vocab.SELECT_FILTERS.index(n), t) for n, t in filters.items()])
+    printed = z3.And(z3.Or(F["attribute"](s) == 0, F["attribute"](s) == S.attribute(card)),
+                     z3.Or(F["monster_type"](s) == 0, F["monster_type"](s) == S.monster_type(card)),
+                     S.level(card) >= F["level_min"](s), S.level(card) <= F["level_max"](s))
+    return z3.And(in_mz, side_ok, filt_ok, printed)
+
+
+# --- continuous effects (GEN-18) -----------------------------------------------------------------
+def source_live(ctx, j, st, negated=None):
+    """Card j's continuous effects apply: it is face-up on the field (a Set card waits to be
+    activated: S1 65-78), and, if it is a monster in the Monster Zone, no "negate the effects of
+    face-up monsters" applies. `negated`: monster_effects_negated(ctx, st), when already built."""
+    monster = ctx.kind_is_card(j, *MONSTER_KINDS)
+    negated = monster_effects_negated(ctx, st) if negated is None else negated
+    return z3.And(st.faceup[j], z3.Or([st.loc[j] == z for z in FIELD]),
+                  z3.Not(z3.And(monster, st.loc[j] == MZ, negated)))
+
+
+def applying(ctx, kind, st):
+    """(card j, slot s, term) for each continuous slot: card j's slot s is `kind` and applies in `st`."""
+    return once(ctx, ("applying", kind, st.prefix), lambda: _applying(ctx, kind, st))
+
+
+def _applying(ctx, kind, st):
+    S = ctx.S
+    negated = monster_effects_negated(ctx, st)
+    gate = ctx.grant("continuous_effects")   # GEN-18
+    out = []
+    for j in ctx.cards:
+        live = source_live(ctx, j, st, negated)
+        for k in range(vocab.MAX_CONTINUOUS):
+            s = slot(j, k, vocab.MAX_CONTINUOUS)
+            out.append((j, s, z3.And(gate, S.cont(s) == vocab.CN[kind], live)))
+    return out
+
+
+def monster_effects_negated(ctx, st):
+    """A "negate the effects of face-up monsters" (Skill Drain) applies: its Spell or Trap card is
+    face-up on the field."""
+    return once(ctx, ("drained", st.prefix), lambda: _monster_effects_negated(ctx, st))
+
+
+def _monster_effects_negated(ctx, st):
+    S = ctx.S
+    terms = []
+    for j in ctx.cards:
+        up = z3.And(st.faceup[j], z3.Or([st.loc[j] == z for z in FIELD]),
+                    z3.Not(ctx.kind_is_card(j, *MONSTER_KINDS)))
+        for k in range(vocab.MAX_CONTINUOUS):
+            terms.append(z3.And(S.cont(slot(j, k, vocab.MAX_CONTINUOUS)) == vocab.CN["negate_monster_effects"], up))
+    return z3.And(ctx.grant("continuous_effects"), z3.Or(terms)) if terms else z3.BoolVal(False)
+
+
+def continuous_on(ctx, j, s, card, facts):
+    """Continuous slot s of card j applies to `card` (itself, or every monster it selects)."""
+    S = ctx.S
+    every = z3.And(S.cont_on(s) == vocab.CONTINUOUS_ON.index("all"), picks(ctx, S.ctrl(j), "continuous", s, card, facts))
+    return z3.Or(z3.And(S.cont_on(s) == 0, card == j), every)
+
+
+def continuous_applies(ctx, kind, card, st):
+    """A continuous effect of `kind` applies to `card` in `st`."""
+    facts = card_state(ctx, card, st)
+    return z3.Or([z3.And(t, continuous_on(ctx, j, s, card, facts)) for j, s, t in applying(ctx, kind, st)] or
+                 [z3.BoolVal(False)])
+
+
+def player_protected(ctx, kind, player, st):
+    """A continuous effect of `kind` of a card `player` controls applies to this battle: the card
+    is battling ("you take no battle damage from battles involving this card")."""
+    return z3.Or([z3.And(t, ctx.S.ctrl(j) == player, z3.Or(st.attacker == j, st.target == j))
+                  for j, _, t in applying(ctx, kind, st)] or [z3.BoolVal(False)])
+
+
+def stat_bonus(ctx, kind, card, st):
+    """What the continuous modifiers of `kind` (atk_modifier, def_modifier) add to `card`."""
+    facts = card_state(ctx, card, st)
+    parts = [z3.If(z3.And(t, continuous_on(ctx, j, s, card, facts)), ctx.S.cont_amount(s), 0)
+             for j, s, t in applying(ctx, kind, st)]
+    return z3.Sum(parts) if parts else z3.IntVal(0)
