@@ -1,0 +1,117 @@
+"""Every condition atom means what docs/cards-format.md says: in one fixed position, an effect
+whose condition is "quantity of subject == the value the set-up gives" may be activated, and one
+whose condition names another value may not (GEN-5). The expected values are read off the
+set-up below by hand (Dark Magician: DARK Spellcaster, Level 7, 2500/2100; Blue-Eyes White
+Dragon: LIGHT Dragon, Level 8, 3000/2500 — their card text), never from the tool."""
+import json
+
+import pytest
+from ygo_timing.checking.check import check_play
+from ygo_timing.inputs.play.text import parse_text
+
+SETUP = """\
+title: atom {name}
+source: card text (the set-up's printed values); docs/cards-format.md (what each atom reads)
+ruleset: {ruleset}
+turn: 2
+turn-player: A
+lp: A 8000, B 7000
+card: {card}
+
+A monster "Dark Magician" as DM
+A hand "Kuriboh" as K
+B monster "Blue-Eyes White Dragon" as BEWD
+B set "Probe" as P
+
+enter battle phase
+next battle_step
+attack DM -> BEWD
+pass A
+activate B P
+"""
+
+
+def probe(condition):
+    return json.dumps({"name": "Probe", "type": "trap", "subtype": "normal", "archetype": "Probe Series",
+                       "effects": [{"kind": "activation", "condition": condition}],
+                       "source": "a test card: only its condition matters"})
+
+
+def atom(quantity, of, value, cmp="==", than=None):
+    d = {"quantity": quantity, "cmp": cmp, "value": value}
+    if of is not None:
+        d["of"] = of
+    if than is not None:
+        d["than"] = than
+        del d["value"]
+    return d
+
+
+# (quantity, subject, the value in the set-up at B's activation, a value it does not have)
+CASES = [
+    ("location", "attacker", "monster_zone", "hand"),
+    ("face_up", "attack_target", True, False),
+    ("defense_position", "attack_target", False, True),
+    ("atk", "attacker", 2500, 2400),
+    ("def", "attack_target", 2500, 2100),
+    ("level", "attacker", 7, 8),
+    ("attribute", "attacker", "DARK", "LIGHT"),
+    ("monster_type", "attack_target", "dragon", "spellcaster"),
+    ("archetype", "self", "Probe Series", "Six Samurai"),
+    ("card_type", "self", "trap", "spell"),
+    ("original_atk", "attack_target", 3000, 2500),
+    ("original_def", "attacker", 2100, 2500),
+    ("yours", "attacker", False, True),
+    ("battling", "attack_target", True, False),
+    ("attacking", "attacker", True, False),
+    ("attacked", "attack_target", True, False),
+    ("special_summoned", "attacker", False, True),
+    ("lp", "you", 7000, 8000),
+    ("lp", "opponent", 8000, 7000),
+    ("monsters", "opponent", 1, 2),
+    ("cards", "you", 2, 1),
+    ("hand", "opponent", 1, 0),
+    ("battle_damage", "you", 0, 500),
+    ("turn", "you", False, True),
+    ("direct_attack", None, False, True),
+]
+
+
+def verdict(condition, ruleset="ocg", name="case"):
+    v = check_play(parse_text(SETUP.format(name=name, ruleset=ruleset, card=probe(condition)), "atom.play"))
+    return v.verdict, {r["rule"] for r in v.violations}
+
+
+@pytest.mark.parametrize("quantity, of, holds, fails", CASES, ids=[f"{c[0]}-{c[1]}" for c in CASES])
+def test_an_atom_holds_exactly_for_its_value(quantity, of, holds, fails):
+    assert verdict(atom(quantity, of, holds)) == ("legal", set())
+    got, rules = verdict(atom(quantity, of, fails))
+    assert got == "illegal" and "GEN-5" in rules
+    # and the negation the other way round
+    assert verdict(atom(quantity, of, fails, cmp="!="))[0] == "legal"
+
+
+def test_comparisons_between_two_cards():
+    lower = atom("atk", "attacker", 0, cmp="<", than={"quantity": "atk", "of": "attack_target"})   # 2500 < 3000
+    assert verdict(lower) == ("legal", set())
+    higher = atom("atk", "attacker", 0, cmp=">", than={"quantity": "def", "of": "attack_target"})  # 2500 > 2500: no
+    assert verdict(higher)[0] == "illegal"
+    offset = atom("atk", "attacker", 500, cmp="==", than={"quantity": "atk", "of": "attack_target"})
+    assert verdict(offset)[0] == "illegal"   # 2500 == 3000 + 500: no
+    offset["value"] = -500
+    assert verdict(offset)[0] == "legal"     # 2500 == 3000 - 500
+
+
+def test_alternatives_and_negation():
+    yes, no = atom("level", "attacker", 7), atom("level", "attacker", 8)
+    assert verdict({"any": [no, yes]})[0] == "legal"
+    assert verdict({"all": [no, yes]})[0] == "illegal"
+    assert verdict({"not": {"all": [no, yes]}})[0] == "legal"
+    assert verdict({"all": ["opponent_attacks", yes]})[0] == "legal"
+    assert verdict({"all": ["attacked", yes]})[0] == "illegal"   # the event: Probe itself is not attacked
+
+
+@pytest.mark.parametrize("ruleset", ["ocg", "tcg"])
+def test_both_rule_sets_read_atoms_alike(ruleset):
+    assert verdict(atom("atk", "attacker", 2500), ruleset)[0] == "legal"
+    assert verdict(atom("atk", "attacker", 2400), ruleset)[0] == "illegal"
