@@ -174,6 +174,7 @@ class Statics:
         # per effect, and per slot (effect * slots + k)
         self.alternatives = f("condition_alternatives", Int, Int)
         self.targets = f("targets", Int, Bool)
+        self.implied = f("target_implied", Int, Int)   # vocab.OPERATION_ON index, -1: the play chooses
         self.atoms = {prefix: {name: f(f"{prefix}_{name}", Int, Int) for name in ATOM_FIELDS}
                       for prefix in ("cond", "filter")}
         self.cost = f("cost", Int, Int)

@@ -104,9 +104,11 @@ def test_comparisons_between_two_cards():
 
 def test_alternatives_and_negation():
     yes, no = atom("level", "attacker", 7), atom("level", "attacker", 8)
+    other = atom("atk", "attacker", 2500)
     assert verdict({"any": [no, yes]})[0] == "legal"
-    assert verdict({"all": [no, yes]})[0] == "illegal"
-    assert verdict({"not": {"all": [no, yes]}})[0] == "legal"
+    assert verdict({"all": [no, other]})[0] == "illegal"
+    assert verdict({"not": {"all": [no, other]}})[0] == "legal"
+    assert verdict({"all": [no, yes]})[0] == "error"   # no attacker is Level 7 and 8: the loader refuses it
     assert verdict({"all": ["opponent_attacks", yes]})[0] == "legal"
     assert verdict({"all": ["attacked", yes]})[0] == "illegal"   # the event: Probe itself is not attacked
 

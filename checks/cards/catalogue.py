@@ -36,6 +36,7 @@ class Effect:
     no_damage_step: bool = False
     costs: tuple = ()             # effect_format.Cost, paid on activation in this order
     target_filter: tuple | None = None   # Atoms about the chosen target; None: it targets nothing
+    implied_target: str | None = None    # the card the text leaves no choice of, when the play names none
     operations: tuple = ()        # effect_format.Operation, applied in this order on resolution
     apply: effect_format.Continuous | None = None   # a continuous effect's
     text: str = ""                # the card text of this effect, where the entry quotes it
@@ -210,7 +211,7 @@ def parse_effect(value, doc, path, where, what) -> Effect:
     e.note = r.get(d, "note", str, "", what=w)
     e.unknown = parse_unknown(r, d, UNKNOWABLE_EFFECT, w)
     e.costs = effect_format.parse_costs(r, d, w, e.kind)
-    e.target_filter = effect_format.parse_target(r, d, w)
+    e.target_filter, e.implied_target = effect_format.parse_target(r, d, w)
     e.operations = effect_format.parse_operations(r, d, w, e.kind)
     e.apply = effect_format.parse_apply(r, d, w, e.kind)
     res = r.get(d, "resolution", dict, None, what=w)

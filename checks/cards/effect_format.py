@@ -256,25 +256,31 @@ def parse_costs(r: Reader, d, what, kind) -> tuple:
     return tuple(out)
 
 
-def parse_target(r: Reader, d, what) -> tuple | None:
-    """The target's filter (atoms about `target`, all of which must hold), or None: no target."""
+IMPLIED_TARGETS = ("attacker", "attack_target", "own_battling", "opponent_battling")
+
+
+def parse_target(r: Reader, d, what):
+    """(the target's filter: atoms about `target`, all of which must hold; or None: it targets
+    nothing), and the card the text leaves no choice of ("Target the attacking monster"), if any."""
     t = r.get(d, "target", dict, None, what=what)
     if t is None:
-        return None
+        return None, None
     tr = Reader(r.doc, r.path, r.where + ("target",))
-    tr.obj(t, {"filter"}, f"{what} target")
+    tr.obj(t, {"filter", "implied"}, f"{what} target")
+    implied = tr.get(t, "implied", str, None, choices=IMPLIED_TARGETS, what=f"{what} target")
     if "filter" not in t:
-        return ()
+        return (), implied
     _, alts = parse_condition(tr, t["filter"], f"{what} target filter", key="filter", allow_events=False,
                               subject_default="target")
     if len(alts) > 1 or any(len(a) > vocab.TARGET_FILTER_ATOMS for a in alts):
         tr.fail("filter", f"{what}: a target's filter is at most {vocab.TARGET_FILTER_ATOMS} atoms that must all hold")
     atoms = alts[0] if alts else ()
     for a in atoms:
-        if a.of != "target" or (a.than and a.than[1] != "target"):
+        other = a.of if a.of != "target" else (a.than[1] if a.than and a.than[1] != "target" else None)
+        if other is not None:
             tr.fail("filter", f"{what}: a target's filter is about the target (\"of\": \"target\"), "
-                              f"not {a.of!r}: put other requirements in 'condition'")
-    return atoms
+                              f"not {other!r}: put other requirements in 'condition'")
+    return atoms, implied
 
 
 def parse_operations(r: Reader, d, what, kind) -> tuple:
@@ -423,6 +429,8 @@ def effect_dict(e) -> dict:
         d["cost"] = [{"do": c.do, **({"amount": c.amount} if c.do == "pay_lp" else {})} for c in e.costs]
     if e.target_filter is not None:
         d["target"] = {"filter": {"all": [atom_dict(a) for a in e.target_filter]}} if e.target_filter else {}
+        if e.implied_target:
+            d["target"]["implied"] = e.implied_target
     if e.operations:
         d["operations"] = [operation_dict(o) for o in e.operations]
     if e.apply is not None:

@@ -156,17 +156,33 @@ def effect_facts(n, eff):
     )
 
 
+WHO = {"self": "this card", "attacker": "the attacker", "attack_target": "the attack target", "target": "the target",
+       "battle_opponent": "the monster it battles", "own_battling": "its controller's battling monster",
+       "opponent_battling": "the opponent's battling monster", "you": "its controller", "opponent": "the opponent",
+       None: "the game"}
+TRUTH_WORDS = {"face_up": "face-up", "defense_position": "in Defense Position", "yours": "controlled by its controller",
+               "battling": "battling", "attacking": "attacking", "attacked": "attacked",
+               "special_summoned": "Special Summoned this turn", "turn": "the turn player",
+               "direct_attack": "a direct attack"}
+NAMED_VALUES = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
+                "card_type": vocab.CARD_TYPES}
+
+
 def atom_words(a) -> str:
-    """An atom as a judge reads it: "the attacker's ATK >= 2000"."""
-    def side(q, of):
-        who = {"self": "this card", "attacker": "the attacker", "attack_target": "the attack target",
-               "target": "the target", "battle_opponent": "the monster it battles", "you": "its controller",
-               "opponent": "the opponent", None: "the game"}[of]
-        return f"{who}'s {q.replace('_', ' ')}"
-    rhs = a.value
+    """An atom as a judge reads it: "the attacker's ATK >= 2000", "the target is face-up"."""
+    who = WHO[a.of]
+    if a.quantity in TRUTH_WORDS:
+        yes = (a.cmp == "==") == bool(a.value)
+        if a.quantity == "direct_attack":
+            return f"the attack {'is' if yes else 'is not'} a direct attack"
+        return f"{who} {'is' if yes else 'is not'} {TRUTH_WORDS[a.quantity]}"
+    lhs = f"{who}'s {a.quantity.replace('_', ' ').replace('atk', 'ATK').replace('def', 'DEF')}"
+    rhs = NAMED_VALUES[a.quantity][a.value].replace("_", " ") if a.quantity in NAMED_VALUES else a.value
     if a.than is not None:
-        rhs = side(*a.than) + (f" {'+' if a.value >= 0 else '-'} {abs(a.value)}" if a.value else "")
-    return f"{side(a.quantity, a.of)} {a.cmp} {rhs}"
+        q2, of2 = a.than
+        rhs = f"{WHO[of2]}'s {q2.replace('_', ' ').replace('atk', 'ATK').replace('def', 'DEF')}" + \
+            (f" {'+' if a.value >= 0 else '-'} {abs(a.value)}" if a.value else "")
+    return f"{lhs} {a.cmp} {rhs}"
 
 
 def slot_facts(n, eff, archetype_id):
@@ -174,10 +190,17 @@ def slot_facts(n, eff, archetype_id):
     target filter, costs and operations): `slot` is the slot within the effect (None: the
     function is per effect); facts.py numbers them across effects (SLOT_WIDTH)."""
     yes = "(card text)"
-    out = [("condition_alternatives", None, len(eff.atoms),
-            f"{n}: its condition has {len(eff.atoms) or 'no'} alternative(s) beyond its event {yes}"),
+    # one sentence per condition (and per filter): an explanation shows it once, whichever slots it needs
+    condition = f"{n}: its condition: " + (" or ".join(" and ".join(atom_words(a) for a in alt) for alt in eff.atoms)
+                                                   if eff.atoms else "nothing beyond its event") + f" {yes}"
+    filter_words = f"{n}: what it targets must meet: " + (" and ".join(atom_words(a) for a in eff.target_filter)
+                                                          if eff.target_filter else "anything") + f" {yes}"
+    out = [("condition_alternatives", None, len(eff.atoms), condition),
            ("targets", None, eff.target_filter is not None,
-            f"{n}: {'it targets' if eff.target_filter is not None else 'it targets nothing'} {yes}")]
+            f"{n}: {'it targets' if eff.target_filter is not None else 'it targets nothing'} {yes}"),
+           ("target_implied", None, vocab.OPERATION_ON.index(eff.implied_target) if eff.implied_target else -1,
+            f"{n}: " + (f"it targets {ON_WORDS[eff.implied_target]} (its text leaves no choice)" if eff.implied_target
+                        else "the play chooses what it targets") + f" {yes}")]
 
     def atoms(prefix, k0, items, width):
         for k in range(width):
@@ -185,7 +208,7 @@ def slot_facts(n, eff, archetype_id):
             if a is None:
                 out.append((f"{prefix}_quantity", k0 + k, 0, ""))
                 continue
-            words = f"{n}: {'its condition needs' if prefix == 'cond' else 'its target must have'} {atom_words(a)} {yes}"
+            words = condition if prefix == "cond" else filter_words
             value = archetype_id.get(a.value, -1) if isinstance(a.value, str) else a.value
             out.extend([(f"{prefix}_quantity", k0 + k, vocab.Q[a.quantity], words),
                         (f"{prefix}_of", k0 + k, vocab.SJ[a.of] if a.of else 0, words),

@@ -8,6 +8,7 @@ from . import effects
 from .base import Update, part, rule
 from .battle import chain_end
 from .chain import closing
+from .resolution import lp_delta
 
 PRIORITY = 30   # update priority (lower wins): before the resolutions: AB-1 keeps a destroyed monster's ATK/DEF (resolution.py)
 
@@ -153,7 +154,7 @@ def calc_updates(ctx):
     ups = [Update("calc", None, now, z3.If(skipped, CALC_SKIPPED, CALC_DONE))]
     for p in (0, 1):
         ups += [Update("bd", p, now, z3.If(dmg[p] > 0, dmg[p], 0)),
-                Update("lp", p, now, pre.lp[p] - dmg[p])]
+                Update("lp", p, now, pre.lp[p] + lp_delta(ctx, p) - dmg[p])]
     for i in ctx.cards:
         dies = z3.Or(z3.And(pre.target == i, t_dies), z3.And(pre.attacker == i, a_dies))
         kills = z3.Or(z3.And(pre.attacker == i, t_dies), z3.And(pre.target == i, a_dies))
@@ -198,9 +199,11 @@ def dc4(ctx):
 @rule("BD-1", "Battle damage modifiers apply in this order: double battle damage; both players "
       "take it; redirections; gain LP instead (stop there); doubled/halved; becomes a fixed "
       "value.", ["S2 63-75"], shape="update", priority=PRIORITY, expressible="partial",
-      note="Only the modifiers of the two battling monsters are applied (the catalogue's "
-           "`battle_damage_modifier`); modifiers from other cards are not modelled. Where a rule "
-           "set lacks BD-1 the tool applies the attacker's modifier, then the target's.")
+      note="The modifiers of the two battling monsters (the catalogue's `battle_damage_modifier`) "
+           "apply in BD-1's order; the lasting changes operations leave (no, halved, doubled, "
+           "reflected battle damage: Kuriboh, Dimension Wall) apply after them; other cards' own "
+           "modifiers are not modelled. Where a rule set lacks BD-1 the tool applies the "
+           "attacker's modifier, then the target's.")
 def bd1(ctx):
     return []
 
@@ -208,9 +211,8 @@ def bd1(ctx):
 @rule("AB-1", "Monsters determined destroyed by battle cannot be targeted, cannot change battle "
       "position or ATK/DEF, and their optional Quick Effects cannot be activated, until they "
       "leave the field.", ["S3 49-60"], expressible="partial",
-      note="Continuous Effects that stop, return to hand (\"Last Minute Cancel\") and costs "
-           "(\"Doomcaliber Knight\") are not modelled: the tool has no costs or hand-return "
-           "results.")
+      note="Continuous Effects that stop applying to such a monster are not modelled (a Continuous "
+           "Effect has no condition in the effect model yet: docs/cards-format.md).")
 def ab1(ctx):
     S, pre, act = ctx.S, ctx.pre, ctx.act
 
@@ -228,4 +230,5 @@ def ab1_frozen(ctx):
     # listed before the resolution updates, so it wins: their ATK/DEF and position stay
     frozen = [z3.And(pre.dbb[i], pre.loc[i] == MZ, ctx.is_("resolve_link")) for i in ctx.cards]
     return [u for i in ctx.cards for u in (Update("atk", i, frozen[i], pre.atk[i]),
+                                           Update("def_", i, frozen[i], pre.def_[i]),
                                            Update("defpos", i, frozen[i], pre.defpos[i]))]

@@ -66,9 +66,10 @@ def ch1_push(ctx):
 
 
 def resolution_target(ctx):
-    """The card an activation's resolution applies to, fixed when it is activated."""
+    """The card an activation's resolution applies to, fixed when it is activated: the one the
+    play names, else the one the text leaves no choice of (`target.implied`), else the first
+    operation's card."""
     S, act, pre = ctx.S, ctx.act, ctx.pre
-    t = S.op_on(act.eff * vocab.MAX_OPERATIONS)   # the first operation's (effects.op_card)
     own_battling = z3.If(S.ctrl(pre.attacker) == act.player, pre.attacker, pre.target)
     opp_battling = z3.If(S.ctrl(pre.attacker) == act.player, pre.target, pre.attacker)
     choices = {
@@ -76,11 +77,16 @@ def resolution_target(ctx):
         "attack_target": pre.target, "own_battling": own_battling,
         "opponent_battling": opp_battling,
     }
-    out = z3.IntVal(NONE)
-    for name, value in choices.items():
-        out = z3.If(t == vocab.OPERATION_ON.index(name), value, out)
-    # a negation applies to the link it responds to, which the chain knows
-    return z3.If(act.target != NONE, act.target, out)
+
+    def card(index):
+        out = z3.IntVal(NONE)
+        for name, value in choices.items():
+            out = z3.If(index == vocab.OPERATION_ON.index(name), value, out)
+        return out
+    implied = S.implied(act.eff)
+    first = card(S.op_on(act.eff * vocab.MAX_OPERATIONS))   # the first operation's (resolution.op_card)
+    return z3.If(act.target != NONE, act.target,
+                 z3.If(z3.And(S.targets(act.eff), implied >= 0), card(implied), first))
 
 
 @rule("CH-2", "A Chain resolves from the last link back to the first; only an existing link "

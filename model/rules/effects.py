@@ -152,7 +152,9 @@ def source_live(ctx, j, st, negated=None):
     face-up monsters" applies. `negated`: monster_effects_negated(ctx, st), when already built."""
     monster = ctx.kind_is_card(j, *MONSTER_KINDS)
     negated = monster_effects_negated(ctx, st) if negated is None else negated
-    return z3.And(st.faceup[j], z3.Or([st.loc[j] == z for z in FIELD]),
+    # a monster the attack flipped face-up: its Continuous Effects apply at once (D2-2, T2)
+    flipped = z3.And(st.flipped[j], z3.Not(ctx.grant("flipped_continuous_apply")))
+    return z3.And(st.faceup[j], z3.Or([st.loc[j] == z for z in FIELD]), z3.Not(flipped),
                   z3.Not(z3.And(monster, st.loc[j] == MZ, negated)))
 
 

@@ -20,8 +20,9 @@ def d1_1(ctx):
     return {"face_down_at_ds_start": z3.BoolVal(True)}
 table_rule("D1-2", "Effects that apply \"only during the Damage Step\" (\"Steamroid\") apply.",
            ["S3 12"], expressible="partial",
-           note="Continuous ATK/DEF changes limited to the Damage Step are not in the catalogue's "
-                "vocabulary; the rule is documented, not enforced.")
+           note="A Continuous Effect limited to the Damage Step needs a condition on a continuous "
+                "effect, which the effect model does not have yet (docs/cards-format.md); the rule "
+                "is documented, not enforced.")
 table_rule("D1-3", "Effects that activate \"at the start of the Damage Step\" may be activated; "
            "mandatory ones must activate.", ["S0-OCG 166-167", "S3 14", "S2 45"], counterparts=["T1"])
 table_rule("D1-4", "Direct ATK/DEF changers may be activated at the start of the Damage Step; "
@@ -47,9 +48,16 @@ table_rule("D2-1", "Before damage calculation the face-down attack target is fli
            "Flip Effect waits until after damage calculation (S3 21: even if it left the field; "
            "S2 81: not if it left the field -- a source conflict).", ["S0-OCG 173", "S3 20-21", "S2 49"], counterparts=["T2"])
 table_rule("D2-2", "The flipped monster's Continuous Effects apply at once, and Continuous Effects "
-           "apply to it.", ["S0-OCG 174-175", "S3 22"], expressible="partial",
-           note="Continuous Effects (\"Jinzo\", \"Gaap the Divine Soldier\") are not modelled beyond "
-                "damage-calculation ATK bonuses.")
+           "apply to it.", ["S0-OCG 174-175", "S3 22"], counterparts=["T2"])
+
+
+@part("D2-2", shape="permission")
+def d2_2(ctx):
+    # the other half (Continuous Effects apply to it) needs no term: GEN-18 applies them to
+    # every face-up monster, the flipped one included
+    return {"flipped_continuous_apply": z3.BoolVal(True)}
+
+
 table_rule("D2-3", "Effects that prevent a face-down monster from being attacked do not apply to "
            "this attack.", ["S3 26-28"], expressible="partial",
            note="Attack-target protection is not modelled: no play can be refused by it.")
@@ -164,7 +172,9 @@ table_rule("D4-5", "\"After damage calculation\" effects, effects that respond t
            "and mandatory ones activate after damage calculation.", ["S0-OCG 200-203", "S3 66"], counterparts=["T5", "T6"])
 table_rule("D4-6", "Effects such as \"Skill Drain\" still affect monsters destroyed by battle, which "
            "are still on the field.", ["S0-OCG 205"], expressible="partial",
-           note="Continuous effects on destroyed monsters are not modelled.")
+           note="GEN-18 reads the Monster Zone, where a monster destroyed by battle stays until the "
+                "end of the Damage Step, but no catalogue card's effect would apply there and be "
+                "told apart; the rule is documented, not enforced.")
 
 
 @rule("D4-7", "Replacement-for-destruction effects are applied at the very start of the part after "

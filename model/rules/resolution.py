@@ -10,6 +10,7 @@ from .. import vocab
 from ..state import NONE
 from . import effects
 from .base import Update, once, rule
+from .chain import resolution_target
 
 # after the rule sets' own updates that override a result (AB-1, D2-5: calc, ocg), before the
 # triggers that read it (triggers.py)
@@ -149,6 +150,12 @@ def lp_change(ctx, k, player):
     return z3.If(z3.And(applied(ctx, k), valid(ctx, k), lp_op, whose == player), sign * amount, 0)
 
 
+def lp_delta(ctx, player):
+    """What this step's resolution changes `player`'s LP by (damage calculation, when it happens
+    in the same step, starts from it: calc.py)."""
+    return once(ctx, ("lp_delta", player), lambda: z3.Sum([lp_change(ctx, k, player) for k in range(OPS)]))
+
+
 def destroyable_by_effect(ctx, i):
     pre = ctx.pre
     return z3.And(pre.loc[i] != vocab.L["none"], z3.Not(pre.ind_effect[i]),
@@ -204,7 +211,7 @@ def resolve_effects(ctx):
         ups.append(Update("link_negated", j, negates_j, z3.BoolVal(True)))
     me = S.ctrl(S.inst(ctx.top_eff))
     for p in (0, 1):
-        change = z3.Sum([lp_change(ctx, k, p) for k in range(OPS)])
+        change = lp_delta(ctx, p)
         ups.append(Update("lp", p, z3.And(live_link(ctx), change != 0), pre.lp[p] + change))
         for op, code in LASTING_BD.items():
             ups.append(Update("bdc", p, z3.And(applies(ctx, op), me == p), z3.IntVal(code)))
@@ -220,7 +227,8 @@ def resolve_effects(ctx):
 def gen17(ctx):
     # the resolution half is `valid` above, which reads this rule's literal
     act = ctx.act
-    fits = z3.And(act.target != NONE, effects.target_fits(ctx, act.eff, ctx.pre, act.target))
+    t = resolution_target(ctx)
+    fits = z3.And(t != NONE, effects.target_fits(ctx, act.eff, ctx.pre, t))
     return z3.Implies(z3.And(ctx.activating, ctx.S.targets(act.eff)), fits)
 
 

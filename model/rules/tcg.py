@@ -15,7 +15,13 @@ def t1(ctx):
     # read by the flip row of the rule set's tables (tables.py)
     return {"face_down_at_ds_start": z3.BoolVal(True), "destroyed_target_not_flipped": z3.BoolVal(True)}
 table_rule("T2", "Flip: the face-down target is flipped face-up; its Flip Effects wait; its "
-           "Continuous Effects apply; ATK/DEF changers may be activated.", ["S0-TCG 47-55"])
+           "Continuous Effects apply; ATK/DEF changers may be activated.", ["S0-TCG 47-55"],
+           counterparts=["D2-1", "D2-2"])
+
+
+@part("T2", shape="permission")
+def t2_continuous(ctx):
+    return {"flipped_continuous_apply": z3.BoolVal(True)}
 table_rule("T3", "Before damage calculation: \"before damage calculation\" effects, "
            "when-flipped-by-attack effects and damage effects activate; ATK/DEF changers; multiple "
            "Chains are allowed.", ["S0-TCG 57-68"])
