@@ -369,13 +369,13 @@ def err_text(source: str) -> P.PlayError:
     (SETUP + "enter bp\nattack DM Lily\n", 4, "expected '->' or 'direct' after the attacker, got 'Lily'"),
     (SETUP + "enter battle step\n", 3, "unexpected 'step' after 'enter battle'; expected 'phase'"),
     (SETUP + "enter bp\nactivate Lily\n", 4, "expected a player (A or B), got 'Lily'"),
-    (SETUP + "enter bp\nchain A DM link 2\n", 4, "unexpected 'link'; expected one of: effect, target"),
+    (SETUP + "enter bp\nchain A DM link 2\n", 4, "unexpected 'link'; expected one of: effect, target, cost"),
     (SETUP + "enter bp\npass A B\n", 4, "unexpected 'B'; expected end of line"),
     (SETUP + "enter bp\nclaim calc maybe\n", 4,
      "unexpected 'maybe' after 'claim calc'; expected one of: done, skipped, pending"),
     (SETUP + "enter bp\nclaim hp A 10\n", 4,
      "unexpected 'hp'; expected one of: lp, atk, destroyed, not-destroyed, location, face-up, "
-     "face-down, window, calc"),
+     "face-down, window, calc, def, position, attacking, not-attacking"),
     (SETUP + "enter bp\nclaim atk DM\n", 4, "expected a number (ATK), got end of line"),
     ("attack: DM\n", 1,
      "unknown keyword 'attack' (actions and set-up lines have no ':'); expected one of: title, "

@@ -116,7 +116,7 @@ def audit_cmd(cdb, scripts, ruleset, fmt, examples, follow_symlinks):
 
 
 @click.command("migrate", epilog="""\b
-Example:
+Examples:
   ygo-timing cards migrate house-cards.json                 # rewrites the file in place
   ygo-timing cards migrate house-cards.json --out new.json
 

@@ -5,9 +5,9 @@ import z3
 
 from .. import vocab
 from ..state import NONE
-from . import effects
 from .base import once, rule
 from .chain import is_trigger
+from .effects import atoms_hold
 
 MZ, STZ, FZ, HAND, GY, BAN = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "field_zone", "hand",
                                                    "graveyard", "banished"))
@@ -16,7 +16,7 @@ MZ, STZ, FZ, HAND, GY, BAN = (vocab.L[n] for n in ("monster_zone", "spell_trap_z
 def condition_holds(ctx, eff, st, target):
     """The effect's own activation condition in state `st` (GEN-5): its event and one alternative
     of its atoms (effects.py); `target`: the card it targets, if chosen."""
-    return z3.And(event_holds(ctx, eff, st), effects.atoms_hold(ctx, eff, st, target))
+    return z3.And(event_holds(ctx, eff, st), atoms_hold(ctx, eff, st, target))
 
 
 def event_holds(ctx, eff, st):

@@ -3,9 +3,9 @@ import z3
 
 from .. import vocab
 from ..state import NONE
-from . import effects
 from .base import Update, part, rule, table_rule
 from .chain import is_trigger
+from .effects import continuous_applies
 
 PRIORITY = 20   # update priority (lower wins): after the Chain, before damage calculation
 
@@ -88,7 +88,7 @@ def bp5(ctx):
                 z3.Not(ctx.sel(pre.defpos, a)),
                 ctx.sel(pre.attacks, a) < 1 + S.extra_attacks(a),
                 z3.Not(ctx.sel(pre.no_attack, a)),
-                z3.Not(effects.continuous_applies(ctx, "cannot_attack", a, pre)))
+                z3.Not(continuous_applies(ctx, "cannot_attack", a, pre)))
     return z3.Implies(ctx.is_("attack"), ok)
 
 
@@ -122,7 +122,7 @@ def bp5_stop(ctx):
 def bp6(ctx):
     S, act = ctx.S, ctx.act
     may_go_direct = z3.Or(ctx.monsters_of(1 - S.tp) == 0,
-                          effects.continuous_applies(ctx, "direct_attack", act.card, ctx.pre))
+                          continuous_applies(ctx, "direct_attack", act.card, ctx.pre))
     target_ok = z3.If(act.direct, may_go_direct, can_be_attacked(ctx, act.target))
     return z3.Implies(ctx.is_("attack", "retarget"), target_ok)
 

@@ -4,10 +4,10 @@ import z3
 
 from .. import vocab
 from ..state import CALC_DONE, CALC_PENDING, CALC_SKIPPED, NONE
-from . import effects
 from .base import Update, part, rule
 from .battle import chain_end
 from .chain import closing
+from .effects import continuous_applies, player_protected, stat_bonus
 from .resolution import lp_delta
 
 PRIORITY = 30   # update priority (lower wins): before the resolutions: AB-1 keeps a destroyed monster's ATK/DEF (resolution.py)
@@ -35,8 +35,8 @@ def outcome(ctx):
     direct = t == NONE
     sel = ctx.sel
     # continuous modifiers (GEN-18) count with the ATK/DEF effects left
-    a_atk = sel(post.atk, a, z3.IntVal(0)) + effects.stat_bonus(ctx, "atk_modifier", a, post)
-    t_atk = sel(post.atk, t, z3.IntVal(0)) + effects.stat_bonus(ctx, "atk_modifier", t, post)
+    a_atk = sel(post.atk, a, z3.IntVal(0)) + stat_bonus(ctx, "atk_modifier", a, post)
+    t_atk = sel(post.atk, t, z3.IntVal(0)) + stat_bonus(ctx, "atk_modifier", t, post)
     defending = z3.And(z3.Not(direct), sel(post.defpos, t, z3.BoolVal(False)))
 
     def bonus(to_attacker):
@@ -52,7 +52,7 @@ def outcome(ctx):
 
     at_calc = ctx.grant("bonuses_at_calc")   # D3-4, T4
     A = a_atk + z3.If(at_calc, bonus(True), 0)
-    t_def = sel(post.def_, t, z3.IntVal(0)) + effects.stat_bonus(ctx, "def_modifier", t, post)
+    t_def = sel(post.def_, t, z3.IntVal(0)) + stat_bonus(ctx, "def_modifier", t, post)
     T = z3.If(defending, t_def, t_atk + z3.If(at_calc, bonus(False), 0))
     gone = z3.Or(z3.Not(ctx.monster_in_zone(a, post)), z3.And(z3.Not(direct), z3.Not(ctx.monster_in_zone(t, post))))
     # D2-7 (OCG) and T4 (TCG): a battling monster gone by an effect stops the calculation
@@ -80,7 +80,7 @@ def indestructible(ctx, card):
     effect applies (GEN-18)."""
     post = ctx.post   # as the calculation reads ATK: after this step's resolution
     return z3.Or(ctx.sel(post.ind_battle, card, z3.BoolVal(False)),
-                 effects.continuous_applies(ctx, "indestructible_by_battle", card, post))
+                 continuous_applies(ctx, "indestructible_by_battle", card, post))
 
 
 def lasting(ctx, dmg):
@@ -98,7 +98,7 @@ def lasting(ctx, dmg):
                         z3.If(st.bdc[p] == code["double_battle_damage"], mine * 2,
                               z3.If(st.bdc[p] == code["reflect_battle_damage"], z3.If(mine > 0, 0, mine), mine))))
         d = d + reflected_in
-        out.append(z3.If(z3.And(d > 0, effects.player_protected(ctx, "no_battle_damage", p, st)), 0, d))
+        out.append(z3.If(z3.And(d > 0, player_protected(ctx, "no_battle_damage", p, st)), 0, d))
     return out
 
 

@@ -4,8 +4,8 @@ cards they apply to, is effects.py; the rules that read them grant or refuse her
 import z3
 
 from .. import vocab
-from . import effects
 from .base import rule
+from .effects import applying
 
 
 @rule("GEN-18", "A continuous effect applies only while its card is face-up on the field (a Set "
@@ -28,7 +28,7 @@ def gen19(ctx):
     act = ctx.act
     traps = [k for k in vocab.CARD_KINDS if k.startswith("trap")]
     spells = [k for k in vocab.CARD_KINDS if k.startswith("spell")]
-    locked = {kind: z3.Or([t for _, _, t in effects.applying(ctx, kind, ctx.pre)] or [z3.BoolVal(False)])
+    locked = {kind: z3.Or([t for _, _, t in applying(ctx, kind, ctx.pre)] or [z3.BoolVal(False)])
               for kind in ("lock_traps", "lock_spells")}
     refused = z3.Or(z3.And(ctx.kind_is(act.eff, *traps), locked["lock_traps"]),
                     z3.And(ctx.kind_is(act.eff, *spells), locked["lock_spells"]))

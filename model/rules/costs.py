@@ -4,8 +4,8 @@ import z3
 
 from .. import vocab
 from ..state import NONE
-from . import effects
 from .base import Update, part, rule
+from .effects import slot
 from .resolution import PRIORITY as RESOLUTION
 
 MZ, GY, BAN, HAND = (vocab.L[n] for n in ("monster_zone", "graveyard", "banished", "hand"))
@@ -13,7 +13,7 @@ PRIORITY = RESOLUTION - 5   # before GEN-14's moves of the activated card: a cos
 
 
 def cost_slots(ctx, eff):
-    return [effects.slot(eff, k, vocab.MAX_COSTS) for k in range(vocab.MAX_COSTS)]
+    return [slot(eff, k, vocab.MAX_COSTS) for k in range(vocab.MAX_COSTS)]
 
 
 def has_cost(ctx, eff, *names):

@@ -4,8 +4,8 @@ needed. The other GEN-* rules are in activation.py, triggers.py and resolution.p
 import z3
 
 from ..state import CALC_PENDING, CL, NONE
-from . import effects
 from .base import Update, rule
+from .effects import stat_bonus
 from .triggers import PRIORITY as TRIGGERS
 
 PRIORITY = TRIGGERS + 10   # the last of the updates
@@ -37,8 +37,8 @@ def gen4(ctx):
         "lp": sel(pre.lp, act.player) == v,
         "destroyed_by_battle": sel(pre.dbb, c, z3.BoolVal(False)) == (v == 1),
         "location": sel(pre.loc, c, z3.IntVal(0)) == v,
-        "atk": sel(pre.atk, c, z3.IntVal(0)) + effects.stat_bonus(ctx, "atk_modifier", c, pre) == v,
-        "def": sel(pre.def_, c, z3.IntVal(0)) + effects.stat_bonus(ctx, "def_modifier", c, pre) == v,
+        "atk": sel(pre.atk, c, z3.IntVal(0)) + stat_bonus(ctx, "atk_modifier", c, pre) == v,
+        "def": sel(pre.def_, c, z3.IntVal(0)) + stat_bonus(ctx, "def_modifier", c, pre) == v,
         "position": sel(pre.defpos, c, z3.BoolVal(False)) == (v == 1),
         "attacking": pre.attacking == (v == 1),
         "window": pre.window == v,

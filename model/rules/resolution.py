@@ -8,9 +8,17 @@ import z3
 
 from .. import vocab
 from ..state import NONE
-from . import effects
 from .base import Update, once, rule
 from .chain import resolution_target
+from .effects import (
+    MONSTER_KINDS,
+    card_state,
+    continuous_applies,
+    monster_effects_negated,
+    picks,
+    slot,
+    target_fits,
+)
 
 # after the rule sets' own updates that override a result (AB-1, D2-5: calc, ocg), before the
 # triggers that read it (triggers.py)
@@ -33,13 +41,13 @@ def _live_link(ctx):
     pre, S = ctx.pre, ctx.S
     top_negated = ctx.link(pre.link_negated, pre.chain_len - 1)
     c = S.inst(ctx.top_eff)
-    drained = z3.And(ctx.kind_is_card(c, *effects.MONSTER_KINDS), ctx.monster_in_zone(c),
-                     ctx.sel(pre.faceup, c, z3.BoolVal(False)), effects.monster_effects_negated(ctx, pre))
+    drained = z3.And(ctx.kind_is_card(c, *MONSTER_KINDS), ctx.monster_in_zone(c),
+                     ctx.sel(pre.faceup, c, z3.BoolVal(False)), monster_effects_negated(ctx, pre))
     return z3.And(ctx.is_("resolve_link"), pre.chain_len > 0, z3.Not(top_negated), z3.Not(drained))
 
 
 def op_slot(ctx, k):
-    return effects.slot(ctx.top_eff, k, OPS)
+    return slot(ctx.top_eff, k, OPS)
 
 
 def applies(ctx, op, k=None):
@@ -97,7 +105,7 @@ def _target_still_fits(ctx):
     t = ctx.top_target()
     where = ctx.link(pre.link_tloc, pre.chain_len - 1)
     return z3.And(t != NONE, ctx.sel(pre.loc, t, z3.IntVal(0)) == where,
-                  effects.target_fits(ctx, ctx.top_eff, pre, t))
+                  target_fits(ctx, ctx.top_eff, pre, t))
 
 
 def valid(ctx, k):
@@ -120,7 +128,7 @@ def hits(ctx, k, i):
     S, pre = ctx.S, ctx.pre
     s = op_slot(ctx, k)
     every = z3.And(S.op_on(s) == vocab.OPERATION_ON.index("all"),
-                   effects.picks(ctx, S.ctrl(S.inst(ctx.top_eff)), "operation", s, i, effects.card_state(ctx, i, pre)))
+                   picks(ctx, S.ctrl(S.inst(ctx.top_eff)), "operation", s, i, card_state(ctx, i, pre)))
     return z3.And(valid(ctx, k), z3.Or(every, z3.And(S.op_on(s) != vocab.OPERATION_ON.index("all"), op_card(ctx, k) == i)))
 
 
@@ -159,12 +167,12 @@ def lp_delta(ctx, player):
 def destroyable_by_effect(ctx, i):
     pre = ctx.pre
     return z3.And(pre.loc[i] != vocab.L["none"], z3.Not(pre.ind_effect[i]),
-                  z3.Not(effects.continuous_applies(ctx, "indestructible_by_effect", i, pre)))
+                  z3.Not(continuous_applies(ctx, "indestructible_by_effect", i, pre)))
 
 
 @rule("GEN-15", "A resolving Chain Link that is not negated applies its effect's operations in "
-      "order (change ATK/DEF, destroy, banish, return, Special Summon, negate, end the attack, "
-      "damage...) to the cards they are on; a `then` operation only if the one before it applied.",
+      "order (change ATK/DEF, destroy, return, Special Summon, negate, end the attack, damage...) "
+      "to the cards they are on; a `then` one only if the one before it applied.",
       ["S1 64", "card text"], shape="update", name="effect.resolution", priority=PRIORITY)
 def resolve_effects(ctx):
     S, pre = ctx.S, ctx.pre
@@ -228,7 +236,7 @@ def gen17(ctx):
     # the resolution half is `valid` above, which reads this rule's literal
     act = ctx.act
     t = resolution_target(ctx)
-    fits = z3.And(t != NONE, effects.target_fits(ctx, act.eff, ctx.pre, t))
+    fits = z3.And(t != NONE, target_fits(ctx, act.eff, ctx.pre, t))
     return z3.Implies(z3.And(ctx.activating, ctx.S.targets(act.eff)), fits)
 
 
