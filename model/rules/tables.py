@@ -1,7 +1,8 @@
 """Rule-set tables turned into terms: each entry is gated by the rule ID it names.
 
 A rule set (model/rulesets/*.json) holds, besides its list of rules:
-* `transitions`: which window follows which when both players pass;
+* `transitions`: which window follows which when both players pass (a row with `"by"` only on
+  two passes, `"passes"`, or only on `next`, `"next"`: at the attack declaration they differ);
 * `timing_grants`: in which window an effect with a named timing, a trigger
   condition or an effect kind may be (or, if mandatory, must be) activated;
 * `atk_windows`: the Damage Step windows where ATK/DEF changers are admitted;
@@ -13,7 +14,7 @@ import z3
 from .. import vocab
 from .activation import can_trigger_there, condition_holds
 from .base import Update
-from .chain import closing, is_trigger
+from .chain import closing, is_trigger, second_pass
 from .triggers import forced
 
 MZ = vocab.L["monster_zone"]
@@ -72,7 +73,8 @@ def build(ctx, lit):
         grants.append((a["rule"], "atk_window", pre.window == vocab.W[a["window"]]))
 
     for t in rs.transitions:
-        when = z3.And(closing(ctx), pre.window == vocab.W[t["from"]])
+        by = {"passes": second_pass(ctx), "next": ctx.is_("next")}[t["by"]] if "by" in t else closing(ctx)
+        when = z3.And(by, pre.window == vocab.W[t["from"]])
         if "attacking" in t:
             when = z3.And(when, pre.attacking == t["attacking"])
         updates.append((t["rule"], Update("window", None, when, z3.IntVal(vocab.W[t["to"]]))))
