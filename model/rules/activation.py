@@ -84,7 +84,8 @@ def gen6(ctx):
 
 
 @rule("GEN-10", "An effect that negates an activation answers only the kind of card or effect "
-      "its text names (\"negate the activation of a Spell Card\").",
+      "its text names (\"negate the activation of a Spell Card\"): it is activated only in "
+      "response to such an activation.",
       ["S3 76-92", "S0-OCG 184-186", "card text"], name="negation.kind")
 def gen10(ctx):
     S, top, e = ctx.S, ctx.top_eff, ctx.eff
@@ -93,7 +94,9 @@ def gen10(ctx):
     kinds = {"spell": spell, "trap": trap, "monster_effect": z3.Not(z3.Or(spell, trap)),
              "spell_trap": z3.Or(spell, trap), "any": z3.BoolVal(True)}
     ok = z3.And([z3.Implies(S.negates(e) == vocab.NG[k], t) for k, t in kinds.items()])
-    return z3.Implies(z3.And(ctx.activating, S.negates(e) != vocab.NG["none"], ctx.pre.chain_len > 0), ok)
+    # with an empty Chain there is no activation of that kind to answer (an imported Counter Trap
+    # whose resolution is not read would otherwise be offered in every window)
+    return z3.Implies(z3.And(ctx.activating, S.negates(e) != vocab.NG["none"]), z3.And(ctx.pre.chain_len > 0, ok))
 
 
 @rule("GEN-11", "A replacement-for-destruction effect is applied only where the rule set opens a "
