@@ -15,7 +15,7 @@ from .. import vocab
 from .activation import can_trigger_there, condition_holds
 from .base import Update
 from .chain import closing, is_trigger, second_pass
-from .triggers import forced
+from .triggers import face_up_to_trigger, forced
 
 MZ = vocab.L["monster_zone"]
 PRIORITY = 0   # the rows' updates come before every rule's (model/step.py)
@@ -96,7 +96,7 @@ def build(ctx, lit):
     for e in ctx.effects:
         for g in rs.timing_grants:
             w = vocab.W[g["window"]]
-            there = can_trigger_there(ctx, e, post)
+            there = z3.And(can_trigger_there(ctx, e, post), face_up_to_trigger(ctx, e, post))
             when = z3.And(entering, post.window == w, is_trigger(ctx, e), matches(ctx, g, e),
                           condition_holds(ctx, e, post), there)
             updates.append((g["rule"], Update("trig", e, when, z3.BoolVal(True))))
