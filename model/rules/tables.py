@@ -14,6 +14,7 @@ import z3
 from .. import vocab
 from .activation import can_trigger_there, condition_holds
 from .base import Update
+from .calc import battler_gone
 from .chain import closing, is_trigger, second_pass
 from .triggers import face_up_to_trigger, forced
 
@@ -91,13 +92,16 @@ def build(ctx, lit):
         updates.append((flip["rule"], Update("faceup", i, hit, z3.BoolVal(True))))
         updates.append((flip["rule"], Update("flipped", i, hit, z3.BoolVal(True))))
 
-    # Trigger Effects become pending when a window opens whose grant matches them.
+    # Trigger Effects become pending when a window opens whose grant matches them; the
+    # damage-calculation window's only if there is a damage calculation (D2-7, T4)
     entering = post.window != pre.window
+    no_calc = z3.And(post.window == vocab.W[rs.calc_window], ctx.grant("calc_stops_when_gone"),
+                     battler_gone(ctx, post))
     for e in ctx.effects:
         for g in rs.timing_grants:
             w = vocab.W[g["window"]]
             there = z3.And(can_trigger_there(ctx, e, post), face_up_to_trigger(ctx, e, post))
             when = z3.And(entering, post.window == w, is_trigger(ctx, e), matches(ctx, g, e),
-                          condition_holds(ctx, e, post), there)
+                          condition_holds(ctx, e, post), there, z3.Not(no_calc))
             updates.append((g["rule"], Update("trig", e, when, z3.BoolVal(True))))
     return restrictions, grants, updates
