@@ -43,6 +43,7 @@ def condition_holds(ctx, eff, st):
         "attacks_face_up_defense": z3.And(st.attacker == c, target_up, sel(st.defpos, tgt)),
         "attacks_face_up_level_3_or_lower": z3.And(st.attacker == c, target_up, S.level(tgt) <= 3),
         "attacks_face_up": z3.And(st.attacker == c, target_up),
+        "attacks_face_down": z3.And(st.attacker == c, tgt != NONE, z3.Not(sel(st.faceup, tgt))),
         "opponent_monster_count_changed": st.count_changed,
         "controls_same_archetype": z3.Or([z3.And(c != j, st.loc[j] == MZ, st.faceup[j], S.ctrl(j) == p,
                                                  S.archetype(j) == S.archetype(c), S.archetype(c) != 0)
