@@ -22,31 +22,45 @@ MZ = vocab.L["monster_zone"]
 PRIORITY = 0   # the rows' updates come before every rule's (model/step.py)
 
 
-def overridden(ctx, eff):
-    """The rule set places this effect by its condition, not by its named timing."""
-    conds = {g["condition"] for g in ctx.ruleset.timing_grants if "condition" in g}
+def overridden(ctx, eff, before=None):
+    """The rule set places this effect by its condition, not by its named timing: a condition
+    row (one in a window no later than `before`, when given) is about it."""
+    conds = {g["condition"] for g in ctx.ruleset.timing_grants if "condition" in g
+             and (before is None or vocab.W[g["window"]] <= vocab.W[before])}
     return z3.Or([ctx.S.cond(eff) == vocab.CO[c] for c in conds]) if conds else z3.BoolVal(False)
+
+
+def timed_earlier(ctx, eff, window):
+    """The effect names a Damage Step timing that the rule set places before `window`."""
+    S = ctx.S
+    names = {g["timing"] for g in ctx.ruleset.timing_grants if "timing" in g
+             and g["timing"] not in OUTSIDE_DS and vocab.W[g["window"]] < vocab.W[window]}
+    return z3.Or([S.names[t](eff) for t in sorted(names)]) if names else z3.BoolVal(False)
 
 
 OUTSIDE_DS = ("start_step", "attack_declared", "end_step")
 
 
 def matches(ctx, grant, eff):
-    """Whether a `timing_grants` row is about this effect. Within the Damage Step a row for
-    the effect's trigger condition wins over a row for its named timing (TCG puts battle-damage
-    effects at sub-step 5 even when they say "after damage calculation"); a timing outside the
-    Damage Step (End Step effects) is never overridden. No row is about a `summoned` effect: its
-    event, not a window, makes it pending."""
+    """Whether a `timing_grants` row is about this effect. Within the Damage Step an effect whose
+    text names a timing and whose trigger condition has a row goes to the earlier of the two: the
+    condition's row wins when it is no later (TCG puts battle-damage effects at sub-step 5 even
+    when they say "after damage calculation"), the named timing when the condition's row comes
+    later ("D.D. Assailant": after damage calculation, though its "destroyed by battle" row is the
+    end of the Damage Step; S0-TCG 114). A timing outside the Damage Step (End Step effects) is
+    never overridden. No row is about a `summoned` effect: its event, not a window, makes it
+    pending."""
     S = ctx.S
     no_event = S.cond(eff) != vocab.CO["summoned"]
     if "timing" in grant:
         t = grant["timing"]
         if t in OUTSIDE_DS:
             return z3.And(S.names[t](eff), no_event)
-        return z3.And(S.names[t](eff), z3.Not(overridden(ctx, eff)), no_event)
+        return z3.And(S.names[t](eff), z3.Not(overridden(ctx, eff, grant["window"])), no_event)
     if "condition" in grant:
         return z3.And(S.cond(eff) == vocab.CO[grant["condition"]],
-                      z3.Not(z3.Or([S.names[t](eff) for t in OUTSIDE_DS])))
+                      z3.Not(z3.Or([S.names[t](eff) for t in OUTSIDE_DS])),
+                      z3.Not(timed_earlier(ctx, eff, grant["window"])))
     return z3.And(S.ekind(eff) == vocab.EK[grant["kind"]], z3.Not(overridden(ctx, eff)),
                   z3.Not(z3.Or([S.names[t](eff) for t in vocab.TIMINGS])), no_event)
 
