@@ -116,6 +116,7 @@ CONDITIONS = (
     "attacks_face_up_defense",   # this card attacks a face-up Defense Position monster
     "attacks_face_up_level_3_or_lower",  # this card attacks a face-up Level 3 or lower monster
     "attacks_face_up",           # this card attacks a face-up monster
+    "attacks_face_down",         # this card attacks a face-down (Defense Position) monster
     "opponent_monster_count_changed",  # reserved for replay-related effects
     "controls_same_archetype",   # its controller controls another face-up monster of its archetype
     "battled",                   # this card battled this turn (End Step effects)

@@ -34,6 +34,7 @@ CONDITION_WORDS = {
     "attacks_face_up_defense": "its effect needs this card to attack a face-up Defense Position monster",
     "attacks_face_up_level_3_or_lower": "its effect needs this card to attack a face-up Level 3 or lower monster",
     "attacks_face_up": "its effect needs this card to attack a face-up monster",
+    "attacks_face_down": "its effect needs this card to attack a face-down monster",
     "opponent_monster_count_changed": "its effect needs the number of the opponent's monsters to change",
     "controls_same_archetype": "its effect needs its controller to control another monster of its archetype",
     "battled": "its effect needs this card to have battled this turn",

@@ -26,6 +26,8 @@ from ygo_timing.symbolic.replay import (
     stutter_windows,
 )
 
+DECLARED = vocab.W["attack_declared"]
+
 
 class Scene:
     """One scenario after its opening: a `checking.run.Run` per rule set (placed at any state the
@@ -163,8 +165,10 @@ class Explorer:
             lead = joint[self.lead]
             for act, fields in sc.actions:
                 kind = act["kind"]
-                # closing a window is `next`; two passes with an empty Chain are the same step
-                if kind == AK["pass"] and lead[self.chain_len] == 0 and lead[self.passes] == 1:
+                # closing a window is `next`; two passes with an empty Chain are the same step,
+                # except at the attack declaration (BS-2: they lead to the Battle Step's open state)
+                if kind == AK["pass"] and lead[self.chain_len] == 0 and lead[self.passes] == 1 \
+                        and lead[self.window] != DECLARED:
                     continue
                 stut = kind == AK["next"] and lead[self.window] in self.stutter
                 # that is the same game only when nobody has passed yet (the fine set resets priority)

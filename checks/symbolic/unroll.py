@@ -16,7 +16,8 @@ from ygo_timing.model import vocab
 from ygo_timing.model.state import CL, NONE, A
 
 # Actions the searches try. `next` closes a window (the same as two passes with an empty
-# Chain, which the searches therefore leave out); a `next` that names a window, and claims of
+# Chain, which the searches therefore leave out, except at the attack declaration, where two
+# passes lead to the Battle Step's open state and `next` past it); a `next` that names a window, and claims of
 # a window, are left out because window names differ between rule sets.
 SEARCH_KINDS = ("enter_bp", "skip_bp", "attack", "activate", "pass", "resolve_link", "next",
                 "end_bp", "retarget", "stop_attack", "replace", "claim")

@@ -58,6 +58,7 @@ def _event_holds(ctx, eff, st):
         "attacks_face_up_defense": z3.And(st.attacker == c, target_up, sel(st.defpos, tgt)),
         "attacks_face_up_level_3_or_lower": z3.And(st.attacker == c, target_up, S.level(tgt) <= 3),
         "attacks_face_up": z3.And(st.attacker == c, target_up),
+        "attacks_face_down": z3.And(st.attacker == c, tgt != NONE, z3.Not(sel(st.faceup, tgt))),
         "opponent_monster_count_changed": st.count_changed,
         "controls_same_archetype": z3.Or([z3.And(c != j, st.loc[j] == MZ, st.faceup[j], S.ctrl(j) == p,
                                                  S.archetype(j) == S.archetype(c), S.archetype(c) != 0)
@@ -99,7 +100,8 @@ def gen6(ctx):
 
 
 @rule("GEN-10", "An effect that negates an activation answers only the kind of card or effect "
-      "its text names (\"negate the activation of a Spell Card\").",
+      "its text names (\"negate the activation of a Spell Card\"): it is activated only in "
+      "response to such an activation.",
       ["S3 76-92", "S0-OCG 184-186", "card text"], name="negation.kind")
 def gen10(ctx):
     S, top, e = ctx.S, ctx.top_eff, ctx.eff
@@ -108,7 +110,9 @@ def gen10(ctx):
     kinds = {"spell": spell, "trap": trap, "monster_effect": z3.Not(z3.Or(spell, trap)),
              "spell_trap": z3.Or(spell, trap), "any": z3.BoolVal(True)}
     ok = z3.And([z3.Implies(S.negates(e) == vocab.NG[k], t) for k, t in kinds.items()])
-    return z3.Implies(z3.And(ctx.activating, S.negates(e) != vocab.NG["none"], ctx.pre.chain_len > 0), ok)
+    # with an empty Chain there is no activation of that kind to answer (an imported Counter Trap
+    # whose resolution is not read would otherwise be offered in every window)
+    return z3.Implies(z3.And(ctx.activating, S.negates(e) != vocab.NG["none"]), z3.And(ctx.pre.chain_len > 0, ok))
 
 
 @rule("GEN-11", "A replacement-for-destruction effect is applied only where the rule set opens a "

@@ -189,13 +189,14 @@ def bs1(ctx):
     return z3.And(attack_where, fast)
 
 
-@rule("BS-2", "Only the first Chain after an attack declaration is in response to the attack: "
-      "cards that respond to an attack declaration (\"Magic Cylinder\", \"Dimensional "
-      "Prison\"...) can be activated only in that Chain.",
-      ["S0-TCG 16-17", "S0-OCG 153-155", "S2 19"])
+@rule("BS-2", "Only the first Chain after an attack declaration responds to it (\"Magic "
+      "Cylinder\", \"Dimensional Prison\" only there); after that Chain, or after both players "
+      "pass on the declaration, the Battle Step's open game state follows.",
+      ["S0-TCG 16-17", "S0-OCG 153-155", "S2 19", "S2 21"])
 def bs2(ctx):
     S = ctx.S
-    responds = S.names["attack_declared"](ctx.eff)
+    # "when an attack is declared": the timing, or the condition that an opponent's monster attacks
+    responds = z3.Or(S.names["attack_declared"](ctx.eff), S.cond(ctx.eff) == vocab.CO["opponent_attacks"])
     elsewhere = z3.Not(ctx.win("start_step", "attack_declared"))
     return z3.Not(z3.And(ctx.activating, responds, elsewhere))
 
@@ -203,8 +204,10 @@ def bs2(ctx):
 @part("BS-2", shape="update", priority=PRIORITY)
 def bs2_first_chain(ctx):
     from .resolution import applies
-    # the first Chain after the declaration has resolved: later Chains are not responses;
-    # unless an effect in it ended the Battle Phase (ES-1 then moves to the End Step)
+    # the first Chain after the declaration has resolved: the Battle Step's open game state,
+    # where later Chains are not responses (two passes on the declaration lead there too: the
+    # rule sets' transition row); unless an effect in it ended the Battle Phase (ES-1 then
+    # moves to the End Step)
     ended = z3.Or(ctx.pre.ending, applies(ctx, "end_battle_phase"))
     done = z3.And(chain_end(ctx), ctx.win("attack_declared"), z3.Not(ended))
     return [Update("window", None, done, z3.IntVal(vocab.W["battle_step"]))]

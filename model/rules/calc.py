@@ -28,6 +28,13 @@ def calc_now(ctx):
                   z3.Or(closing(ctx), chain_end(ctx)))
 
 
+def battler_gone(ctx, st):
+    """In state `st` a monster of the current battle has left the Monster Zone: the attacker, or
+    the target of an attack on a monster (D2-7, T4: then there is no damage calculation)."""
+    a, t = ctx.pre.attacker, ctx.pre.target
+    return z3.Or(z3.Not(ctx.monster_in_zone(a, st)), z3.And(t != NONE, z3.Not(ctx.monster_in_zone(t, st))))
+
+
 def outcome(ctx):
     """The terms of one damage calculation, read from the state after this step's resolution."""
     S, pre, post = ctx.S, ctx.pre, ctx.post
@@ -54,9 +61,8 @@ def outcome(ctx):
     A = a_atk + z3.If(at_calc, bonus(True), 0)
     t_def = sel(post.def_, t, z3.IntVal(0)) + stat_bonus(ctx, "def_modifier", t, post)
     T = z3.If(defending, t_def, t_atk + z3.If(at_calc, bonus(False), 0))
-    gone = z3.Or(z3.Not(ctx.monster_in_zone(a, post)), z3.And(z3.Not(direct), z3.Not(ctx.monster_in_zone(t, post))))
     # D2-7 (OCG) and T4 (TCG): a battling monster gone by an effect stops the calculation
-    skipped = z3.Or(pre.calc == CALC_SKIPPED, z3.And(ctx.grant("calc_stops_when_gone"), gone))
+    skipped = z3.Or(pre.calc == CALC_SKIPPED, z3.And(ctx.grant("calc_stops_when_gone"), battler_gone(ctx, post)))
     # DC-4: a skipped calculation destroys nobody and deals no damage
     live = z3.Or(z3.Not(ctx.lit("DC-4")), z3.Not(skipped))
     fight = z3.And(live, z3.Not(direct))

@@ -239,11 +239,16 @@ def pr3(ctx):
     return z3.Implies(moves_on, z3.And(pre.chain_len == 0, z3.Not(pre.resolving)))
 
 
-def closing(ctx):
-    """The step closes the current window (both players have passed, Chain empty)."""
+def second_pass(ctx):
+    """The step is the second of two passes in succession with an empty Chain."""
     pre = ctx.pre
-    second_pass = z3.And(ctx.is_("pass"), pre.passes == 1, pre.chain_len == 0)
-    return z3.Or(ctx.is_("next"), second_pass)
+    return z3.And(ctx.is_("pass"), pre.passes == 1, pre.chain_len == 0)
+
+
+def closing(ctx):
+    """The step closes the current window (both players have passed, Chain empty: two passes,
+    or `next`, which says so in one step)."""
+    return z3.Or(ctx.is_("next"), second_pass(ctx))
 
 
 @part("PR-3", shape="update", priority=PRIORITY)

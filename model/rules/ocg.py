@@ -9,6 +9,7 @@ from .. import vocab
 from .activation import event_trigger
 from .base import Update, part, rule, table_rule
 from .battle import chain_end
+from .calc import battler_gone
 
 PRIORITY = 40   # update priority (lower wins): before the resolutions: D2-5 flips the target back (resolution.py)
 
@@ -81,11 +82,19 @@ table_rule("D2-6", "\"Before damage calculation\" effects may be activated and m
            "activate; direct ATK/DEF changers may be activated; multiple Chains are allowed.",
            ["S0-OCG 177-180", "S3 35-38", "S2 51"], counterparts=["T2", "T3"])
 @rule("D2-7", "If the attack target left the Monster Zone by an effect during the Damage Step, "
-      "damage calculation is not performed; the rest of the Damage Step goes on.", ["S3 40"],
+      "damage calculation is not performed (nothing is activated at it); the rest of the Damage "
+      "Step goes on.", ["S3 40"],
       shape="permission")
 def d2_7(ctx):
-    # read by damage calculation (calc.py)
+    # read by damage calculation (calc.py) and by the rule set's trigger rows (tables.py)
     return {"calc_stops_when_gone": z3.BoolVal(True)}
+
+
+@part("D2-7")
+def d2_7_no_window(ctx):
+    # without damage calculation nothing is activated "during damage calculation": the window is
+    # only passed through (its triggers do not become pending: tables.py)
+    return z3.Not(z3.And(ctx.activating, ctx.win("ds_during_calc"), battler_gone(ctx, ctx.pre)))
 
 
 @rule("D3-1", "During damage calculation only effects that can be activated \"during damage "

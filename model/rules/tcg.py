@@ -4,6 +4,7 @@ import z3
 from .. import vocab
 from .base import Update, part, rule, table_rule
 from .battle import chain_end
+from .calc import battler_gone
 from .ocg import send_destroyed
 
 PRIORITY = 50   # update priority (lower wins): after the OCG parts, before the resolutions
@@ -29,14 +30,17 @@ table_rule("T3", "Before damage calculation: \"before damage calculation\" effec
 
 @rule("T4", "At damage calculation only one Chain, of effects activated \"at damage calculation\" and "
       "effects that negate them; Continuous \"at damage calculation\" effects apply after it; a "
-      "monster destroyed by an effect now stops damage calculation.", ["S0-TCG 70-78"])
+      "monster destroyed by an effect stops it (gone before it: none at all).",
+      ["S0-TCG 70-78"])
 def t4(ctx):
     S, pre = ctx.S, ctx.pre
     here = z3.And(ctx.activating, ctx.win("t4_at_calc"))
     names_calc = S.names["during_calc"]
     negates_one = z3.And(S.negates(ctx.eff) != vocab.NG["none"], pre.chain_len > 0, names_calc(ctx.top_eff))
     one_chain = z3.Implies(pre.chain_len == 0, pre.chains == 0)
-    return z3.Implies(here, z3.And(z3.Or(names_calc(ctx.eff), negates_one), one_chain))
+    # a battling monster already gone: no damage calculation, nothing is activated at it
+    return z3.Implies(here, z3.And(z3.Or(names_calc(ctx.eff), negates_one), one_chain,
+                                   z3.Not(battler_gone(ctx, pre))))
 
 
 @part("T4", shape="update", priority=PRIORITY)

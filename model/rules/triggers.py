@@ -33,8 +33,19 @@ def forced(ctx, waiting, ends, own):
     return z3.Not(z3.Or(z3.And(ends, z3.Or(waiting)), passing, first))
 
 
+def face_up_to_trigger(ctx, eff, st):
+    """A Spell/Trap card's effects other than its activation need it face-up (GEN-7): a Set
+    Continuous Trap can only be activated, so a Set "Coffin Seller" does not trigger. Read by the
+    rule sets' trigger rows (tables.py); without GEN-7 in the set, any card triggers."""
+    c = ctx.S.inst(eff)
+    monster = ctx.kind_is_card(c, *[k for k in vocab.CARD_KINDS if k.startswith("monster")])
+    return z3.Or(z3.Not(ctx.lit("GEN-7")), monster, ctx.sel(st.faceup, c, z3.BoolVal(False)))
+
+
 @rule("GEN-7", "A triggered effect is activated only while its trigger is pending; it stops being "
-      "pending once activated or when the window changes.", ["S1 69-77", "S2 7-9", "S0-OCG 199"],
+      "pending once activated or when the window changes. A Spell/Trap card's trigger needs the "
+      "card face-up (a Set Continuous Trap can only be activated).",
+      ["S1 69-77", "S2 7-9", "S0-OCG 199", "card text"],
       name="trigger.pending", hint="windows")
 def gen7(ctx):
     e = ctx.eff
