@@ -20,7 +20,6 @@ from ygo_timing.model import rulesets
 from ygo_timing.model.rulebook import counterparts, hints
 from ygo_timing.model.state import CLAIMS
 from ygo_timing.model.state import A as AK
-from ygo_timing.model.step import relation
 from ygo_timing.symbolic.explore import Explorer, Scene, claimed_var
 from ygo_timing.symbolic.replay import (
     Ablated,
@@ -183,8 +182,7 @@ def decisive(scene, sides, var, plays) -> set:
     out = set()
     for n in names:
         mine = set(rulesets.load(n).rules) - set().union(*(set(rulesets.load(m).rules) for m in names if m != n))
-        r = sides[n].run   # the relation's terms (a relation read from the disk cache holds only its solver)
-        for rid in sorted(update_rules(relation(n, r.ncards, r.neffects, r.without), var) & mine):
+        for rid in sorted(update_rules(sides[n].run.rel, var) & mine):
             play = parse_text(plays[n], f"<{n}>")
             v, at = verdict_of(Ablated(play, n, scene.cards, rid), play)
             # the flip must be at the claim itself: a rule whose removal breaks the play earlier

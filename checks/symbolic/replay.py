@@ -76,7 +76,7 @@ class Side:
         if last and self.verdict == "legal":
             self.needed = needed_rules(self.run, act, only)
         self.specs.append(spec)
-        result, detail = self.run.step(act, len(self.specs), spec.text)
+        result, detail = self.run.step(act, len(self.specs), spec.text, hinted=True)
         if result == "sat":
             if spec.kind == "next":   # say the window reached, for people reading the play
                 self.specs[-1] = _said(spec, self.run.state["window"])
@@ -193,8 +193,8 @@ class Ablated(Run):
         self.off = {lit.get_id() for lit in (self.rel.lits.get(rid), self.rel.rlits.get(rid)) if lit is not None}
         self.neg = [z3.Not(self.rel.lits[rid])] if rid in self.rel.lits else []
 
-    def solve(self, extra):
-        return super().solve([e for e in extra if e.get_id() not in self.off] + self.neg)
+    def solve(self, extra, own=None):
+        return super().solve([e for e in extra if e.get_id() not in self.off] + self.neg, own)
 
 
 def verdict_of(run: Run, play: Play):
@@ -202,7 +202,7 @@ def verdict_of(run: Run, play: Play):
     for i, a in enumerate(play.actions, start=1):
         steps = run.steps_for(a)
         for act in (steps if steps is not None else run.resolve_steps(a)):
-            r, _ = run.step(act, a.line, a.text)
+            r, _ = run.step(act, a.line, a.text, hinted=True)
             if r != "sat":
                 return ("illegal" if r == "unsat" else "unknown"), i
     return "legal", None
@@ -223,6 +223,11 @@ def rules_in(term) -> set:
 
 
 def update_rules(rel, var_name: str) -> set:
-    """Rule IDs whose literal occurs in the update of one state variable (by field name)."""
-    names = [n for n, _ in rel.ctx.post.fields()]
-    return rules_in(rel.transition[names.index(var_name)]) if var_name in names else set()
+    """Rule IDs whose literal occurs in the update of one state variable (by field name): its
+    equation among the solver's assertions, which a relation read from the disk cache holds
+    as a built one does."""
+    post = dict(rel.ctx.post.fields()).get(var_name)
+    for a in rel.solver.assertions() if post is not None else ():
+        if z3.is_eq(a) and a.arg(0).eq(post):
+            return rules_in(a)
+    return set()
