@@ -217,12 +217,13 @@ class Run:
             return None
         return list(broken)
 
-    def step(self, act, line, text="", hinted=False):
+    def step(self, act, line, text="", hinted=False, explain=True):
         """One step by the solver: ("sat", None), ("unsat", (broken, facts)) or ("unknown", why).
         `hinted`: an illegal step's broken rules are first taken from the compiled relation and
         confirmed by the solver (checking.explain: one query each and one for the others), not
         found by asking every restriction alone: the same rules in fewer queries. `--verify`
-        does not hint, so that its replay owes nothing to the compiled code."""
+        does not hint, so that its replay owes nothing to the compiled code. Without `explain`,
+        an illegal step is ("unsat", None)."""
         self.current_line, self.current_text, self.current_act = line, text, act
         self.guard(act, line)
         pre, acts = self.assumptions(act)
@@ -238,6 +239,8 @@ class Run:
                     self.line_of[name] = ("line", line, self.cause(m, name))
             self.state = new
             return "sat", None
+        if result == z3.unsat and not explain:
+            return "unsat", None
         if result == z3.unsat:
             try:
                 return "unsat", Explainer(self).explain(pre, acts, expected=self.evaluate(act) if hinted else None)

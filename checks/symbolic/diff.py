@@ -3,9 +3,9 @@
 For each set-up of `scenarios.SCENARIOS` both rule sets are stepped along shared sequences of
 actions, breadth first (`explore.py`): every action at every pair of states reached legally
 under both, so lengths grow from 1 to K and the first witness of a class is a shortest one. A
-witness is an action legal under one set and illegal under the other. It is replayed by the
-solver with `checking.run.Run` under both sets, which names its class: the rules the illegal step
-breaks and the rules the legal step needs. Later witnesses of a found class are counted in it
+witness is an action legal under one set and illegal under the other. It is replayed with
+`checking.run.Run` under both sets (compiled up to its last action, which the solver takes), and
+the solver names its class: the rules the illegal step breaks and the rules the legal step needs. Later witnesses of a found class are counted in it
 (`member`); the search goes on until every pair up to K has been tried or time runs out.
 """
 from __future__ import annotations
