@@ -4,12 +4,13 @@ Each rule ID gets a literal `rule:<ID>`. Restrictions are asserted as
 `lit => term`; permissions enter their gate as `lit and term`; updates define
 the state after as an If-chain over `lit and when`. A check assumes every
 literal plus the facts of one step; the unsat core names the rules and facts
-behind an illegal step.
+behind an illegal step. An explanation asks a solver of its own, read from `explaining`'s text
+(checking.explain says why).
 """
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import z3
 
@@ -17,7 +18,7 @@ from . import diskcache, rulesets
 from .rules import RULES, Ctx, tables
 from .state import State
 
-FORMAT = 2   # bump when the cached relation's shape changes
+FORMAT = 3   # bump when the cached relation's shape changes
 
 
 class StepRelation:
@@ -71,6 +72,15 @@ class StepRelation:
         for eq in self.transition:
             self.solver.add(eq)
 
+    @cached_property
+    def text(self) -> str:
+        """The relation's SMT-LIB (what the disk cache holds), as one conjunction."""
+        return sexpr_of(self.solver.assertions())
+
+    @cached_property
+    def explaining(self) -> str:
+        return explaining(self.solver, [v for _, v in self.ctx.post.fields()])
+
     def _transition(self, updates):
         ctx = self.ctx
         by_var: dict[tuple, list] = {}
@@ -90,6 +100,55 @@ class StepRelation:
                 term = z3.If(z3.And(self.lits[rid], u.when), value, term)
             eqs.append(post_var == term)
         return eqs
+
+
+def explaining(solver: z3.Solver, post_vars: list) -> str:
+    """SMT-LIB of the solver's assertions without the updates of the state after that nothing
+    else reads (directly or through other updates): a restriction, a definition or an absent
+    rule's default reads few variables of the state after (the window), so most updates go,
+    and a fresh solver reads the rest in a few milliseconds. An unsat core of these assertions
+    is one of the whole relation (they are a part of it); checking.explain takes only cores
+    from them."""
+    posts = {v.get_id() for v in post_vars}
+    updates, readers = {}, []   # post variable id -> its update equation; every other assertion
+    for a in solver.assertions():
+        v = a.arg(0).get_id() if z3.is_eq(a) else None
+        if v in posts and v not in updates:
+            updates[v] = a
+        else:
+            readers.append(a)
+    read = _reads(readers, posts)
+    todo = list(read)
+    while todo:   # and what the kept updates read
+        for v in _reads([updates[todo.pop()].arg(1)], posts) - read:
+            read.add(v)
+            todo.append(v)
+    gone = {a.get_id() for v, a in updates.items() if v not in read}
+    return sexpr_of([a for a in solver.assertions() if a.get_id() not in gone])
+
+
+def sexpr_of(assertions) -> str:
+    """SMT-LIB of the assertions as one conjunction: z3 shares a subterm (`let`) within one
+    assertion only, and the update conditions share most of theirs (one assertion each made the
+    files 15x larger). A solver that reads it back holds the same models and cores."""
+    one = z3.Solver()
+    one.add(z3.And(list(assertions)))
+    return one.sexpr()
+
+
+def _reads(terms, wanted: set) -> set:
+    """The ids of the constants in `wanted` that occur in `terms`."""
+    out, seen, todo = set(), set(), list(terms)
+    while todo:
+        t = todo.pop()
+        k = t.get_id()
+        if k in seen:
+            continue
+        seen.add(k)
+        if k in wanted:
+            out.add(k)
+        todo.extend(t.children())
+    return out
 
 
 def _split(name):
@@ -116,8 +175,8 @@ def relation(name: str, ncards: int, neffects: int, without: frozenset = frozens
 
 class LoadedRelation:
     """What a concrete check asks of a relation (checking.run.Run: the solver, the rule literals,
-    the restrictions' IDs, the update causes and the gates' grants), read back from the disk
-    cache: z3 parses SMT-LIB in milliseconds, where building the terms takes a second or more.
+    the restrictions' IDs, the update causes, the gates' grants, the text explanations read),
+    read back from the disk cache: z3 parses SMT-LIB in milliseconds, where building the terms takes a second or more.
     Constants and functions are z3's by name, so the terms are the ones a fresh `Ctx` makes."""
 
     def __init__(self, data: dict, ruleset: rulesets.RuleSet, ncards: int, neffects: int):
@@ -129,8 +188,9 @@ class LoadedRelation:
         ctx._lits = self.lits
         self.restrictions = {rid: None for rid in data["restrictions"]}   # the IDs, in order
         self.solver = z3.Solver()
-        (whole,) = z3.parse_smt2_string(data["solver"])
+        (whole,) = z3.parse_smt2_string(data["solver"])   # one conjunction (`sexpr_of`)
         self.solver.add(*whole.children())
+        self.text, self.explaining = data["solver"], data["explaining"]
         (side,) = z3.parse_smt2_string(data["extra"])
         extra = [eq.arg(1) for eq in side.children()]
         if len(extra) != data["extra_count"] or len(self.solver.assertions()) != data["assertions"]:
@@ -149,15 +209,12 @@ def _dump(rel: StepRelation) -> str:
         causes[name] = [(rid, index(when)) for rid, when in pairs]
     for gate, terms in rel.ctx._grants.items():
         grants[gate] = [index(t) for t in terms]
-    # each as one conjunction: z3 shares a subterm (`let`) within one assertion only, and the
-    # updates' conditions share most of theirs (one per assertion made the file 15x larger)
-    side = z3.Solver()   # `x!k == term`: a conjunct is never dropped, even `true`
-    side.add(z3.And([z3.Bool(f"extra!{k}") == term for k, term in enumerate(extra)]))
-    whole = z3.Solver()
-    whole.add(z3.And(list(rel.solver.assertions())))
+    # `x!k == term`: a conjunct is never dropped, even `true`
+    side = sexpr_of([z3.Bool(f"extra!{k}") == term for k, term in enumerate(extra)])
     return json.dumps({"lits": list(rel.lits), "restrictions": list(rel.restrictions),
-                       "solver": whole.sexpr(), "assertions": len(rel.solver.assertions()),
-                       "extra": side.sexpr(), "extra_count": len(extra), "causes": causes, "grants": grants})
+                       "solver": rel.text, "assertions": len(rel.solver.assertions()),
+                       "explaining": rel.explaining,
+                       "extra": side, "extra_count": len(extra), "causes": causes, "grants": grants})
 
 
 @lru_cache(maxsize=16)

@@ -1,7 +1,17 @@
 """Explaining an illegal step: every restriction it breaks (each alone against the solver), and a
-minimal set of facts behind it (QuickXplain, which reads no unsat core: the same facts in any batch), in words with their lines (the
-words are wording.py's)."""
+minimal set of facts behind it (an unsat core, then deletion), in words with their lines (the
+words are wording.py's).
+
+The cores come from a solver of the explanation's own (`Own`): a fresh z3 context that reads
+the relation's SMT-LIB text. An unsat core depends on everything the solver was asked before;
+the relation's solver serves every play of a process, so its cores would give a play other
+facts in another batch, order or --jobs (docs/robustness.md, item 11). A fresh solver's cores
+depend only on the questions of this one explanation; every other question (sat or unsat) has
+one answer whoever asks it, and goes to the relation's solver, which has it warm.
+"""
 from __future__ import annotations
+
+from functools import cached_property
 
 import z3
 from ygo_timing.checking import wording
@@ -16,11 +26,43 @@ class Unknown(Exception):
     """The solver answered unknown while explaining (a time or resource limit)."""
 
 
+class Own:
+    """A solver for one explanation, in a z3 context of its own: it reads an SMT-LIB text (the
+    relation's part for explanations, model.step.explaining) and takes the process's terms,
+    copied in the order they are asked (`local`), so that nothing in it depends on what the
+    process did before."""
+
+    def __init__(self, text: str):
+        self.ctx = z3.Context()
+        self.solver = z3.Solver(ctx=self.ctx)
+        self.solver.from_string(text)
+        self.terms = {}   # id in the process's context -> (that term, its copy here); keeps both alive
+        self.back = {}    # id of a copy here -> the process's term
+
+    def local(self, terms):
+        out = []
+        for t in terms:
+            pair = self.terms.get(t.get_id())
+            if pair is None:
+                pair = self.terms[t.get_id()] = (t, t.translate(self.ctx))
+                self.back[pair[1].get_id()] = t
+            out.append(pair[1])
+        return out
+
+    def core(self) -> set:
+        """The ids (in the process's context) of the assumptions in the last unsat core."""
+        return {self.back[t.get_id()].get_id() for t in self.solver.unsat_core() if t.get_id() in self.back}
+
+
 class Explainer:
     """The explanation of the step a Run has just found illegal (its current line and action)."""
 
     def __init__(self, run):
         self.run = run
+
+    @cached_property
+    def own(self) -> Own:
+        return Own(self.run.rel.explaining)
 
     def explain(self, pre, acts, expected=None):
         """Every restriction the step breaks, and a minimal set of facts behind it. `expected`:
@@ -100,22 +142,39 @@ class Explainer:
         return [r for r in rel.rlits if r in expected]   # in the order the full listing has
 
     def minimise(self, fixed, facts):
-        """A minimal subset of `facts` that `fixed` makes unsat: the one QuickXplain prefers in the
-        order of `facts`. It depends only on which subsets are unsat, never on an unsat core,
-        which depends on what the shared solver was asked before (other plays, other
-        processes): the same play gets the same facts in any batch, with any --jobs."""
-        if self.check(fixed + facts) != z3.unsat:
-            return []
-
-        def split(base, changed, candidates):
-            if changed and self.check(base) == z3.unsat:
+        """A minimal subset of `facts` that `fixed` makes unsat: an unsat core from this
+        explanation's own solver, then each fact of it dropped in turn where the relation's
+        solver finds the rest still unsat (and the own solver's core of the rest shrinks it
+        further). A fact kept is needed: without it the query is sat. The relation's solver
+        is asked only sat or unsat, never for a core, so the result depends only on the
+        query. z3's own core minimisation (core.minimize) is not used: its cores were not
+        always minimal, and it cost half a second on big relations (docs/performance.md)."""
+        core = self.core(fixed, facts, self.own)
+        if core is None:   # not refuted by the own solver's part of the relation: the whole of it
+            if self.check(fixed + facts) != z3.unsat:
                 return []
-            if len(candidates) == 1:
-                return list(candidates)
-            half = len(candidates) // 2
-            later = split(base + candidates[:half], True, candidates[half:])
-            return split(base + later, bool(later), candidates[:half]) + later
-        return split(fixed, False, facts)
+            core = self.core(fixed, facts, Own(self.run.rel.text))
+            if core is None:
+                raise Unknown("no unsat core for a query the relation refutes")
+        k = 0
+        while k < len(core):
+            trial = core[:k] + core[k + 1:]
+            if self.check(fixed + trial) == z3.unsat:
+                shorter = self.core(fixed, trial, self.own)
+                core = trial if shorter is None else shorter
+            else:
+                k += 1
+        return core
+
+    def core(self, fixed, facts, own):
+        """Those of `facts` in `own`'s unsat core of `fixed + facts`, in their order; None if
+        `own` does not find it unsat. The own solver holds the relation without the updates
+        no rule reads (model.step.explaining): a part of the relation, so its cores are cores
+        of the relation; what it finds sat is asked of the relation's solver."""
+        if self.run.solve(fixed + facts, own) != z3.unsat:
+            return None
+        ids = own.core()
+        return [t for t in facts if t.get_id() in ids]
 
     def describe(self, term):
         """A fact about the state, in words, with the line it comes from."""

@@ -174,16 +174,19 @@ class Run:
             term = self.rel.equalities[key] = var == value
         return term
 
-    def solve(self, extra):
+    def solve(self, extra, own=None):
+        """The relation's solver on `extra` (assumptions), or an explanation's own solver
+        (checking.explain.Own), which takes the same terms."""
         where = f"{self.phase} line {self.current_line}"
         self.deadline.check(where)
-        s = self.rel.solver
+        s = self.rel.solver if own is None else own.solver
         s.set("timeout", self.deadline.clamp_ms(self.timeout_ms))
         s.set("rlimit", self.rlimit)
         # Solver.check(*terms) re-casts every assumption, which costs more than the check
         # itself with ~450 of them; they are Boolean terms already
-        terms = (z3.Ast * len(extra))(*(t.as_ast() for t in extra))
-        result = z3.CheckSatResult(z3.Z3_solver_check_assumptions(s.ctx.ref(), s.solver, len(extra), terms))
+        asts = [t.as_ast() for t in (extra if own is None else own.local(extra))]
+        terms = (z3.Ast * len(asts))(*asts)
+        result = z3.CheckSatResult(z3.Z3_solver_check_assumptions(s.ctx.ref(), s.solver, len(asts), terms))
         if result == z3.unknown:   # the query's time limit may have been the deadline's
             self.deadline.check(where)
         return result
@@ -209,14 +212,21 @@ class Run:
     def evaluate(self, act) -> list | None:
         """The rule IDs the compiled relation finds `act` breaking now ([]: legal), the state left
         as it is; None when it cannot decide."""
+        if self.evaluator is None:
+            return None
         try:
             broken, _ = self.evaluator.step(self.vals, [act[f] for f in ACTION_FIELDS], self.prepared)
         except compiled.Undetermined:
             return None
         return list(broken)
 
-    def step(self, act, line, text=""):
-        """One step by the solver: ("sat", None), ("unsat", (broken, facts)) or ("unknown", why)."""
+    def step(self, act, line, text="", hinted=False, explain=True):
+        """One step by the solver: ("sat", None), ("unsat", (broken, facts)) or ("unknown", why).
+        `hinted`: an illegal step's broken rules are first taken from the compiled relation and
+        confirmed by the solver (checking.explain: one query each and one for the others), not
+        found by asking every restriction alone: the same rules in fewer queries. `--verify`
+        does not hint, so that its replay owes nothing to the compiled code. Without `explain`,
+        an illegal step is ("unsat", None)."""
         self.current_line, self.current_text, self.current_act = line, text, act
         self.guard(act, line)
         pre, acts = self.assumptions(act)
@@ -232,9 +242,11 @@ class Run:
                     self.line_of[name] = ("line", line, self.cause(m, name))
             self.state = new
             return "sat", None
+        if result == z3.unsat and not explain:
+            return "unsat", None
         if result == z3.unsat:
             try:
-                return "unsat", Explainer(self).explain(pre, acts)
+                return "unsat", Explainer(self).explain(pre, acts, expected=self.evaluate(act) if hinted else None)
             except Unknown as e:
                 return "unknown", str(e)
         return "unknown", self.rel.solver.reason_unknown()

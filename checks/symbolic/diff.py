@@ -3,9 +3,9 @@
 For each set-up of `scenarios.SCENARIOS` both rule sets are stepped along shared sequences of
 actions, breadth first (`explore.py`): every action at every pair of states reached legally
 under both, so lengths grow from 1 to K and the first witness of a class is a shortest one. A
-witness is an action legal under one set and illegal under the other. It is replayed by the
-solver with `checking.run.Run` under both sets, which names its class: the rules the illegal step
-breaks and the rules the legal step needs. Later witnesses of a found class are counted in it
+witness is an action legal under one set and illegal under the other. It is replayed with
+`checking.run.Run` under both sets (compiled up to its last action, which the solver takes), and
+the solver names its class: the rules the illegal step breaks and the rules the legal step needs. Later witnesses of a found class are counted in it
 (`member`); the search goes on until every pair up to K has been tried or time runs out.
 """
 from __future__ import annotations
@@ -20,7 +20,6 @@ from ygo_timing.model import rulesets
 from ygo_timing.model.rulebook import counterparts, hints
 from ygo_timing.model.state import CLAIMS
 from ygo_timing.model.state import A as AK
-from ygo_timing.model.step import relation
 from ygo_timing.symbolic.explore import Explorer, Scene, claimed_var
 from ygo_timing.symbolic.replay import (
     Ablated,
@@ -183,8 +182,7 @@ def decisive(scene, sides, var, plays) -> set:
     out = set()
     for n in names:
         mine = set(rulesets.load(n).rules) - set().union(*(set(rulesets.load(m).rules) for m in names if m != n))
-        r = sides[n].run   # the relation's terms (a relation read from the disk cache holds only its solver)
-        for rid in sorted(update_rules(relation(n, r.ncards, r.neffects, r.without), var) & mine):
+        for rid in sorted(update_rules(sides[n].run.rel, var) & mine):
             play = parse_text(plays[n], f"<{n}>")
             v, at = verdict_of(Ablated(play, n, scene.cards, rid), play)
             # the flip must be at the claim itself: a rule whose removal breaks the play earlier

@@ -21,6 +21,7 @@ from ygo_timing.inputs.play import (  # its renderer keeps lines parseable
     render_action,
 )
 from ygo_timing.model import rulesets, vocab
+from ygo_timing.model.compiled import Undetermined
 from ygo_timing.model.state import ACTIONS, CLAIMS, NONE, layout
 
 # fine rule set -> coarse rule set -> windows of the fine set whose `next` stays in the same
@@ -71,12 +72,25 @@ class Side:
         self.verdict = "legal"
         self.detail = None      # (broken rules, facts) of the illegal step
         self.needed: list = []   # rules without which the last step would be illegal
+        self.solved = False      # a step was the solver's: so are the rest
 
     def step(self, act: dict, spec: ActionSpec, last=False, only=None):
+        """Steps before the last are the compiled relation's (the search found them legal with
+        it; a compiled "legal" is a solver "legal", docs/architecture.md), the last one the
+        solver's, which names the class; so is every step from one the compiled relation
+        refuses or cannot decide."""
         if last and self.verdict == "legal":
             self.needed = needed_rules(self.run, act, only)
         self.specs.append(spec)
-        result, detail = self.run.step(act, len(self.specs), spec.text)
+        result = None
+        if not last and not self.solved and self.run.evaluator is not None:
+            try:
+                result, detail = self.run.eval_step(act, len(self.specs), spec.text)
+            except Undetermined:
+                pass
+        if result != "sat":
+            self.solved = True   # the solver's provenance from here on (checking.run.Provenance)
+            result, detail = self.run.step(act, len(self.specs), spec.text, hinted=True)
         if result == "sat":
             if spec.kind == "next":   # say the window reached, for people reading the play
                 self.specs[-1] = _said(spec, self.run.state["window"])
@@ -154,7 +168,7 @@ def replay(play: Play, names: tuple, cards: dict, acts: list, timeout_ms: int = 
     fine = sides[order[0]]
     steps = [(a, None) for a in play.actions] + [(None, act) for act in acts]
     for i, (spec, act) in enumerate(steps):
-        last = i == len(steps) - 1
+        last = bool(acts) and i == len(steps) - 1   # the opening alone has no last step to explain
         fine_window = vocab.WINDOWS[fine.run.state["window"]]
         for n in order:
             side = sides[n]
@@ -193,8 +207,8 @@ class Ablated(Run):
         self.off = {lit.get_id() for lit in (self.rel.lits.get(rid), self.rel.rlits.get(rid)) if lit is not None}
         self.neg = [z3.Not(self.rel.lits[rid])] if rid in self.rel.lits else []
 
-    def solve(self, extra):
-        return super().solve([e for e in extra if e.get_id() not in self.off] + self.neg)
+    def solve(self, extra, own=None):
+        return super().solve([e for e in extra if e.get_id() not in self.off] + self.neg, own)
 
 
 def verdict_of(run: Run, play: Play):
@@ -202,7 +216,7 @@ def verdict_of(run: Run, play: Play):
     for i, a in enumerate(play.actions, start=1):
         steps = run.steps_for(a)
         for act in (steps if steps is not None else run.resolve_steps(a)):
-            r, _ = run.step(act, a.line, a.text)
+            r, _ = run.step(act, a.line, a.text, explain=False)   # the verdict alone
             if r != "sat":
                 return ("illegal" if r == "unsat" else "unknown"), i
     return "legal", None
@@ -223,6 +237,11 @@ def rules_in(term) -> set:
 
 
 def update_rules(rel, var_name: str) -> set:
-    """Rule IDs whose literal occurs in the update of one state variable (by field name)."""
-    names = [n for n, _ in rel.ctx.post.fields()]
-    return rules_in(rel.transition[names.index(var_name)]) if var_name in names else set()
+    """Rule IDs whose literal occurs in the update of one state variable (by field name): its
+    equation among the solver's assertions, which a relation read from the disk cache holds
+    as a built one does."""
+    post = dict(rel.ctx.post.fields()).get(var_name)
+    for a in rel.solver.assertions() if post is not None else ():
+        if z3.is_eq(a) and a.arg(0).eq(post):
+            return rules_in(a)
+    return set()

@@ -1,0 +1,72 @@
+"""The explanation's own solver (checking.explain.Own, model.step.explaining): its cores are
+cores of the relation, they do not depend on what the process checked before, and when its
+part of the relation cannot refute a step the whole relation is asked."""
+import z3
+from conftest import FIXTURES
+from ygo_timing.checking import explain
+from ygo_timing.checking.check import check_play
+from ygo_timing.checking.facts import play_cards
+from ygo_timing.checking.run import Run, walk
+from ygo_timing.inputs.play import load
+from ygo_timing.model.step import relation
+
+EXAMPLES = sorted((FIXTURES / "examples").glob("*-illegal.play"))
+
+
+def test_the_explanation_text_is_the_relation_without_updates_nothing_reads():
+    rel = relation("ocg", 4, 4)
+    ctx = z3.Context()   # both texts read into one context: equal terms are one term
+    whole, part = z3.Solver(ctx=ctx), z3.Solver(ctx=ctx)
+    whole.from_string(rel.text)
+    part.from_string(rel.explaining)
+    kept = {a.get_id() for a in part.assertions()}
+    assert kept <= {a.get_id() for a in whole.assertions()}   # a part of the relation
+    dropped = [a for a in whole.assertions() if a.get_id() not in kept]
+    assert dropped and len(kept) < len(whole.assertions()) / 2
+    names = {str(a.arg(0)) for a in dropped if z3.is_eq(a)}
+    assert len(names) == len(dropped) and all(n.startswith("post_") for n in names)   # updates only
+    read = set()
+    for a in part.assertions():
+        todo = [a]
+        while todo:
+            t = todo.pop()
+            read.add(str(t)) if z3.is_const(t) else todo.extend(t.children())
+    assert not names & read   # none of them read by what is kept
+    assert "post_window" in read
+
+
+def _facts(path):
+    v = check_play(load(str(path)))
+    assert v.verdict == "illegal", v.message
+    return v.violations, v.facts
+
+
+def test_the_facts_do_not_depend_on_what_the_process_checked_before():
+    first = [_facts(p) for p in EXAMPLES]
+    again = [_facts(p) for p in reversed(EXAMPLES)][::-1]   # after every other play, in reverse
+    assert first == again
+
+
+def test_a_step_the_part_cannot_refute_is_explained_by_the_whole_relation(monkeypatch):
+    """The own solver's part of the relation is made empty, so it refutes nothing: each core
+    comes from a solver of the whole relation, the broken rules are the same and the facts
+    minimal."""
+    path = FIXTURES / "examples" / "ex1-illegal.play"
+    usual = _facts(path)
+    monkeypatch.setattr(explain.Explainer, "own", property(lambda self: explain.Own("")))
+    cores, minimise = [], explain.Explainer.minimise
+
+    def recording(self, fixed, facts):
+        core = minimise(self, fixed, facts)
+        cores.append((self.run, fixed, core))
+        return core
+    monkeypatch.setattr(explain.Explainer, "minimise", recording)
+    play = load(str(path))
+    run = Run(play, play.ruleset, play_cards(play), 60_000, 500_000_000)
+    got = run.confirm(walk(run, run.eval_step))
+    assert got.kind == "illegal" and got.detail[0] == [v["rule"] for v in usual[0]]
+    assert cores and all(core for _, _, core in cores)
+    for r, fixed, core in cores:
+        assert r.solve(fixed + core) == z3.unsat
+        for k in range(len(core)):
+            assert r.solve(fixed + core[:k] + core[k + 1:]) == z3.sat, f"{core[k]} is not needed"
