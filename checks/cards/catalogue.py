@@ -45,6 +45,17 @@ class Effect:
     legacy: bool = False  # read from the old one-operation `resolution` (cards migrate rewrites it)
 
     @property
+    def chooses_target(self) -> bool:
+        """The play names the card it is activated for: it targets one the text does not fix, or
+        its first operation is on the chosen card."""
+        return (self.target_filter is not None and self.implied_target is None) or self.first.on == "chosen"
+
+    @property
+    def negates_a_link(self) -> bool:
+        """It negates an activation (its kind says so, or one of its operations does)."""
+        return self.negates != "none" or any(o.do in ("negate", "negate_destroy") for o in self.operations)
+
+    @property
     def first(self) -> effect_format.Operation:
         """The first operation: the one whose card is fixed when the effect is activated."""
         return self.operations[0] if self.operations else effect_format.Operation("none")

@@ -89,10 +89,10 @@ class Scene:
 
 
 def untargeted(uni) -> list:
-    """Effects whose text chooses no target: the catalogue's resolution applies to a fixed card
+    """Effects whose text chooses no target: the catalogue's operations apply to fixed cards
     and the effect negates nothing (a negation names the Chain Link it answers)."""
     return [e for e, (_, _, eff) in enumerate(uni.effects)
-            if eff.target != "chosen" and eff.negates == "none" and eff.resolution not in ("negate", "negate_destroy")]
+            if not eff.chooses_target and not eff.negates_a_link]
 
 
 def action_list(ctx, ncards, neffects, tp, untargeted) -> list:

@@ -162,7 +162,7 @@ def options_at(run: Run, n: int, why: bool = False) -> Options:
         ref = _ref(u.label(c)) + (f" effect {k}" if len(u.cards[c].effects) > 1 else "")
         verb = "chain" if st["chain_len"] else "activate"
         base = option(p, _base(kind=A["activate"], player=pl, eff=e), f"{verb} {p} {ref}")
-        if base.allowed is False and eff.target == "chosen":
+        if base.allowed is False and eff.chooses_target:
             # the text chooses a target: allowed if some target is
             for t, spec in enumerate(u.specs):
                 o = option(p, _base(kind=A["activate"], player=pl, eff=e, target=t),
