@@ -74,6 +74,7 @@ CASES = [
     ("battle_damage", "you", 0, 500),
     ("turn", "you", False, True),
     ("direct_attack", None, False, True),
+    ("chain_length", None, 0, 1),
 ]
 
 

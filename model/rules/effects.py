@@ -73,7 +73,7 @@ def quantity(ctx, eff, q, of, st, target):
         "attacked": b(z3.And(st.attacking, c != NONE, c == st.target)),
         "special_summoned": b(sel(st.ssum, c, z3.BoolVal(False))),
         "lp": sel(st.lp, p), "battle_damage": sel(st.bd, p), "turn": b(S.tp == p),
-        "direct_attack": b(z3.And(st.attacking, st.target == NONE)),
+        "direct_attack": b(z3.And(st.attacking, st.target == NONE)), "chain_length": st.chain_len,
         **{k: z3.Sum([b(t) for t in ts]) if ts else z3.IntVal(0) for k, ts in counts.items()},
     }
     out = z3.IntVal(0)
