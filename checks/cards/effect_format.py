@@ -232,12 +232,20 @@ def _dnf(r: Reader, value, what, allow_events, subject_default, negate=False):
 
 
 # --- costs, target, operations, continuous effects ----------------------------------------------
+def _activated_list(r: Reader, d, key, most, kind, what, why):
+    """The list at `key` of an activated effect: at most `most` entries; a continuous effect
+    (never activated) has none, for the reason `why`."""
+    items = r.get(d, key, list, [], what=what)
+    if items and kind == "continuous":
+        r.fail(key, f"{what}: {why}")
+    if len(items) > most:
+        r.fail(key, f"{what}: at most {most} {key.rstrip('s')}s per effect")
+    return items
+
+
 def parse_costs(r: Reader, d, what, kind) -> tuple:
-    costs = r.get(d, "cost", list, [], what=what)
-    if costs and kind == "continuous":
-        r.fail("cost", f"{what}: a continuous effect is never activated, so it has no cost")
-    if len(costs) > vocab.MAX_COSTS:
-        r.fail("cost", f"{what}: at most {vocab.MAX_COSTS} costs per effect")
+    costs = _activated_list(r, d, "cost", vocab.MAX_COSTS, kind, what,
+                            "a continuous effect is never activated, so it has no cost")
     out = []
     for k, c in enumerate(costs):
         cr = Reader(r.doc, r.path, r.where + ("cost", k))
@@ -284,11 +292,8 @@ def parse_target(r: Reader, d, what):
 
 
 def parse_operations(r: Reader, d, what, kind) -> tuple:
-    ops = r.get(d, "operations", list, [], what=what)
-    if ops and kind == "continuous":
-        r.fail("operations", f"{what}: a continuous effect applies ('apply'); it has no operations")
-    if len(ops) > vocab.MAX_OPERATIONS:
-        r.fail("operations", f"{what}: at most {vocab.MAX_OPERATIONS} operations per effect")
+    ops = _activated_list(r, d, "operations", vocab.MAX_OPERATIONS, kind, what,
+                          "a continuous effect applies ('apply'); it has no operations")
     return tuple(_operation(Reader(r.doc, r.path, r.where + ("operations", k)), o, f"{what} operation {k + 1}", k)
                  for k, o in enumerate(ops))
 

@@ -486,10 +486,10 @@ class _TextParser:
                 a.claim = "lp"
                 a.player = cur.player()
                 a.value = cur.number("LP")
-            elif w == "atk":
-                a.claim = "atk"
+            elif w in ("atk", "def"):
+                a.claim = w
                 a.card = cur.card()
-                a.value = cur.number("ATK")
+                a.value = cur.number(w.upper())
             elif w in ("destroyed", "not-destroyed"):
                 a.claim = "destroyed_by_battle"
                 a.card = cur.card()
@@ -506,10 +506,6 @@ class _TextParser:
                 a.claim = "face_up"
                 a.card = cur.card()
                 a.value = w == "face-up"
-            elif w == "def":
-                a.claim = "def"
-                a.card = cur.card()
-                a.value = cur.number("DEF")
             elif w == "position":
                 a.claim = "position"
                 a.card = cur.card()
