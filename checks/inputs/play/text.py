@@ -80,24 +80,13 @@ def render_action(a: ActionSpec) -> str:
         c = a.claim
         if c == "lp":
             return f"claim lp {a.player} {a.value}"
-        if c == "atk":
-            return f"claim atk {r(a.card)} {a.value}"
-        if c == "destroyed_by_battle":
-            return f"claim {'destroyed' if a.value else 'not-destroyed'} {r(a.card)}"
-        if c == "location":
-            return f"claim location {r(a.card)} {a.value}"
-        if c == "face_up":
-            return f"claim {'face-up' if a.value else 'face-down'} {r(a.card)}"
-        if c == "window":
-            return f"claim window {a.window}"
-        if c == "calc":
-            return f"claim calc {a.value}"
-        if c == "def":
-            return f"claim def {r(a.card)} {a.value}"
-        if c == "position":
-            return f"claim position {r(a.card)} {a.value}"
-        if c == "attacking":
-            return f"claim {'attacking' if a.value else 'not-attacking'}"
+        if c in ("atk", "def", "location", "position"):   # claim <what> <card> <value>
+            return f"claim {c} {r(a.card)} {a.value}"
+        if c in ("window", "calc"):
+            return f"claim {c} {a.window if c == 'window' else a.value}"
+        words = {"destroyed_by_battle": ("destroyed", "not-destroyed"), "face_up": ("face-up", "face-down"),
+                 "attacking": ("attacking", "not-attacking")}[c]   # claim <word> [card]
+        return f"claim {words[0] if a.value else words[1]}" + (f" {r(a.card)}" if c != "attacking" else "")
     raise ValueError(f"cannot render action {a!r}")
 
 
