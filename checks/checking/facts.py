@@ -82,6 +82,10 @@ def static_facts(uni: Universe, play: Play, neffects: int) -> list[Fact]:
         applies = [e.apply for e in card.effects if e.apply is not None]
         out += [Fact(fn, i * vocab.MAX_CONTINUOUS + k, value, text)
                 for fn, k, value, text in wording.continuous_facts(spec.label, applies)]
+    # "no card" (NONE) is an index too: a term may read a static of it (an absent attack target's
+    # controller); the compiled relation reads an absent fact as 0, so the solver is told the same
+    per_card = {f.fn: isinstance(f.value, bool) for f in out if f.arg is not None}
+    out += [Fact(fn, NONE, False if boolean else 0, "") for fn, boolean in sorted(per_card.items())]
     for e, (i, k, eff) in enumerate(uni.effects):
         n = uni.specs[i].label + (f" effect {k}" if len(uni.cards[i].effects) > 1 else "")
         out.append(Fact("effect_card", e, i, ""))
@@ -90,9 +94,13 @@ def static_facts(uni: Universe, play: Play, neffects: int) -> list[Fact]:
                 for fn, k, value, text in wording.slot_facts(n, eff, uni.archetype_id)]
         for t in vocab.TIMINGS:
             out.append(Fact(f"names_{t}", e, t in eff.timings, wording.timing_fact(n, t, t in eff.timings)))
-    # the relation has room for more effects than the play uses: the spare ones never trigger
+    # the relation has room for more effects than the play uses: the spare ones never trigger,
+    # and their composition is empty (a free slot would let the solver pick one the compiled
+    # relation does not: model/compiled.py reads an absent fact as 0)
+    empty = [(fn, k, value) for fn, k, value, _ in wording.slot_facts("", catalogue.Effect(kind="continuous"), {})]
     for e in range(len(uni.effects), neffects):
         out += [Fact("effect_kind", e, vocab.EK["continuous"], ""), Fact("effect_card", e, NONE, "")]
+        out += [Fact(fn, e if k is None else e * wording.SLOT_WIDTH[fn] + k, value, "") for fn, k, value in empty]
     return out
 
 

@@ -84,7 +84,8 @@ def resolution_target(ctx):
             out = z3.If(index == vocab.OPERATION_ON.index(name), value, out)
         return out
     implied = S.implied(act.eff)
-    first = card(S.op_on(act.eff * vocab.MAX_OPERATIONS))   # the first operation's (resolution.op_card)
+    s0 = act.eff * vocab.MAX_OPERATIONS   # the first operation's card (resolution.op_card); none: this card
+    first = z3.If(S.op(s0) == 0, S.inst(act.eff), card(S.op_on(s0)))
     return z3.If(act.target != NONE, act.target,
                  z3.If(z3.And(S.targets(act.eff), implied >= 0), card(implied), first))
 
