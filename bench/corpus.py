@@ -20,12 +20,13 @@ from ygo_timing.inputs.play import ActionSpec, CardSpec, Play, PlayError, to_tex
 from ygo_timing.model import vocab
 
 
-def setups(rng, count: int, cards, max_cards: int = 20) -> list[Play]:
-    """`count` set-ups of 2 to `max_cards` catalogue cards, at most 5 monsters and 5 set cards a side."""
+def setups(rng, count: int, cards, max_cards: int = 20, min_cards: int = 2) -> list[Play]:
+    """`count` set-ups of `min_cards` to `max_cards` catalogue cards, at most 5 monsters and 5 set
+    cards a side."""
     names = sorted(cards)
     out = []
     for _ in range(count):
-        n = rng.randint(2, max_cards)
+        n = rng.randint(min_cards, max_cards)
         specs, used = [], {("A", "monster_zone"): 0, ("B", "monster_zone"): 0,
                            ("A", "spell_trap_zone"): 0, ("B", "spell_trap_zone"): 0}
         for name in rng.sample(names, n):

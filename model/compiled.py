@@ -31,7 +31,7 @@ import z3
 from . import diskcache
 from .state import ACTIONS
 
-FORMAT = 2   # bump when the generated code's shape changes
+FORMAT = 3   # bump when the generated code's shape changes
 
 
 class CompileError(Exception):
@@ -121,26 +121,58 @@ def post_order(c, term, done):
         yield node
 
 
+class Op:
+    """One node of a step function, kept until the function is printed (`Emitter.finish`)."""
+    __slots__ = ("is_bool", "kids", "kind", "name", "var")
+
+    def __init__(self, node: Node, kid_ids, var):
+        self.kind, self.name, self.is_bool, self.kids, self.var = node.kind, node.name, node.is_bool, kid_ids, var
+
+
+# An inlined expression deeper than this (in parentheses) or longer (in characters) is assigned to
+# a variable instead: Python's parser refuses 200 nested parentheses and its compiler recurses.
+MAX_DEPTH, MAX_LENGTH = 40, 4000
+
+
 class Emitter:
-    """Prints a DAG of z3 terms as assignments, children first, each node once; nodes that
-    depend on the facts only go to the shared `Statics`."""
+    """Prints a DAG of z3 terms as a step function's body, each node once, children first; nodes
+    that depend on the facts only go to the shared `Statics`.
+
+    A node with exactly one parent in the function is printed inside its parent's expression, not
+    assigned to a variable, so that Python's short-circuit `and` / `or` and conditional
+    expressions skip it when its value cannot matter (most of a step's nodes, on most steps,
+    sit under a false conjunct or an untaken branch). Skipping is safe because every generated
+    expression is pure and total: `_div` / `_mod` / `_rem` return for any divisor, tables are read
+    with `.get`, and the `_define` statements that fill `D` come first. A node with
+    several parents, a root (a post value, a restriction, a definition's pair) and an expression
+    beyond MAX_DEPTH / MAX_LENGTH stay variables, computed once."""
 
     def __init__(self, leaves: dict, statics: Statics, defined: set, ctx):
         self.leaves, self.statics, self.defined = leaves, statics, defined
         self.c = ctx.ref()
         self.names: dict[int, str] = {}
-        self.lines: list[str] = []
+        self.ops: dict[int, Op] = {}       # node id -> its operation, in creation order
+        self.parents: dict[int, int] = {}  # node id -> how many times an op reads it
+        self.roots: set[int] = set()
+        self.order: list = []              # node ids and statement lines, in order
+        self.lines: list[str] = []         # the body, once `finish` has printed it
         self.keep = []
         self.used: set[str] = set()   # static names this function reads
 
     def value(self, e) -> str:
-        """The Python expression for term `e` (a literal, a leaf or an assigned variable)."""
+        """A name for term `e` (a literal, a leaf, a static or a variable) valid from here on."""
         self.keep.append(e)
         self.statics.keep.append(e)
         names, static_names = self.names, self.statics.names
         for node in post_order(self.c, e, lambda nid: nid in names or nid in static_names):
             self._emit(node)
-        return self._ref(z3.Z3_get_ast_id(self.c, e.as_ast()))
+        nid = z3.Z3_get_ast_id(self.c, e.as_ast())
+        self.roots.add(nid)
+        return self._ref(nid)
+
+    def statement(self, line: str):
+        """A line of the body, after every node emitted so far."""
+        self.order.append(line)
 
     def _ref(self, nid):
         if nid in self.names:
@@ -167,8 +199,9 @@ class Emitter:
             code = self.leaves[node.name]
             static, leaf = code.startswith("C"), not code.startswith("C")
         else:
-            code = self._code(node, k, [st.names[i] if i in st.names else self.names[i] for i in kid_ids])
             static = static and not (k == K.Z3_OP_UNINTERPRETED and node.name in self.defined)
+            if static:
+                code = self._code(node, [st.names[i] for i in kid_ids])
         if leaf:   # P[i], A[i] or an earlier post value: read in place
             self.names[nid] = code
         elif static:
@@ -177,10 +210,42 @@ class Emitter:
         else:
             for i in kid_ids:
                 self._ref(i)   # note the statics it reads
-            self.names[nid] = f"v{len(self.lines)}"
-            self.lines.append(f"    v{len(self.lines)} = {code}")
+                if i in self.ops:
+                    self.parents[i] = self.parents.get(i, 0) + 1
+            self.names[nid] = f"v{len(self.ops)}"
+            self.ops[nid] = Op(node, kid_ids, self.names[nid])
+            self.order.append(nid)
 
-    def _code(self, node: Node, k, args) -> str:
+    def finish(self):
+        """Print the body: each op a variable or inlined into its one parent (see the class)."""
+        ops, parents, roots, names = self.ops, self.parents, self.roots, self.names
+        inline: dict[int, tuple] = {}   # inlined node id -> (its expression, depth, inlined nodes)
+        lines = []
+        for item in self.order:
+            if isinstance(item, str):
+                lines.append(item)
+                continue
+            op = ops[item]
+            args, depth, cost = [], 0, 1
+            for i in op.kids:
+                if i in inline:
+                    expr, d, n = inline.pop(i)
+                    args.append((n, f"({expr})"))
+                    depth, cost = max(depth, d), cost + n
+                else:
+                    args.append((0, names.get(i) or self.statics.names[i]))
+            if op.kind in (K.Z3_OP_AND, K.Z3_OP_OR):   # cheapest first: pure, so the order is free
+                args.sort(key=lambda a: a[0])
+            code = self._code(op, [a for _, a in args])
+            if item in roots or parents.get(item, 0) != 1 or depth >= MAX_DEPTH or len(code) > MAX_LENGTH:
+                lines.append(f"    {op.var} = {code}")
+            else:
+                inline[item] = (code, depth + 1, cost)
+        assert not inline, "an inlined node without its parent"
+        self.lines = lines
+
+    def _code(self, node, args) -> str:
+        k = node.kind
         if k == K.Z3_OP_UNINTERPRETED:
             name = node.name
             if len(args) != 1:
@@ -194,6 +259,8 @@ class Emitter:
             return NARY[k].join(args)
         if k in BINARY and len(args) == 2:
             return f"{args[0]} {BINARY[k]} {args[1]}"
+        if k == K.Z3_OP_DISTINCT and len(args) == 2:
+            return f"{args[0]} != {args[1]}"
         if k == K.Z3_OP_DISTINCT:
             return f"len({{{', '.join(args)}}}) == {len(args)}"
         if k == K.Z3_OP_NOT:
@@ -252,7 +319,7 @@ def generate(rel) -> str:
         em = Emitter(dict(leaves), statics, defined, ctx.pre.window.ctx)
         for name, arg, value in pairs:
             a, v = em.value(simple(arg)), em.value(simple(value))
-            em.lines.append(f"    _define(D, {name!r}, {a}, {v})")
+            em.statement(f"    _define(D, {name!r}, {a}, {v})")
         # the state after: each post variable's equation, in dependency order
         rhs = {v.decl().name(): simple(eq.arg(1)) for (_, v), eq in zip(post, rel.transition)}
         done: dict[str, str] = {}
@@ -272,6 +339,7 @@ def generate(rel) -> str:
             emit_post(name)
         em.leaves.update(done)
         oks = [em.value(simple(t)) for t in restriction_terms]
+        em.finish()
         used = sorted(em.used, key=lambda n: (n[0], int(n[1:])))
         frontier.append(used)
         body = [f"def step_{kind}(P, A, K):"]
@@ -281,7 +349,7 @@ def generate(rel) -> str:
             body.append("    D = {}")
         body += em.lines
         body.append(f"    post = [{', '.join(done[n] for n in post_names)}]")
-        body.append(f"    if {' and '.join(oks) or 'True'}:")
+        body.append(f"    if {' and '.join(ok for ok in oks if ok != 'True') or 'True'}:")
         body.append("        return (), post")
         body.append(f"    return tuple(r for r, ok in zip(RULE_IDS, ({', '.join(oks)},)) if not ok), post")
         steps.append("\n".join(body) + "\n")

@@ -231,3 +231,123 @@ def test_the_solver_relation_is_read_back_from_the_disk(tmp_path, monkeypatch):
     assert [check_play(load(str(p))).to_dict() for p in paths] == built
     assert len(cached.read_text()) > 1000
     step.solver_relation.cache_clear()
+
+
+# --- the emitter's laziness (model/compiled.py, Emitter) ---------------------------------------
+def emitted(*terms):
+    """A function `f(P)` of the Emitter's body for `terms` over the leaves p0, p1 (P[0], P[1]),
+    returning their values; the source beside it."""
+    em = compiled.Emitter({"p0": "P[0]", "p1": "P[1]"}, compiled.Statics(), set(), z3.main_ctx())
+    roots = [em.value(t) for t in terms]
+    em.finish()
+    source = "def f(P):\n" + "\n".join(em.lines) + f"\n    return [{', '.join(roots)}]\n"
+    ns = {}
+    exec(compiled.HELPERS + source, ns)
+    return ns, source, em
+
+
+P0, P1 = z3.Ints("p0 p1")
+POINTS = [(a, b) for a in (-3, -1, 0, 1, 2, 7) for b in (-2, 0, 1, 3)]
+
+
+def solver_value(term, a, b):
+    return z3.simplify(z3.substitute(term, (P0, z3.IntVal(a)), (P1, z3.IntVal(b))))
+
+
+def test_single_parent_nodes_are_inlined_and_skipped_when_dead():
+    """A node read once sits inside its parent's expression: behind a false conjunct or in an
+    untaken branch it is not evaluated (here `_div` / `_mod` by zero), and the value is the
+    solver's at every point; so the body has fewer lines than the term has nodes."""
+    guarded = z3.And(P1 != 0, P0 / P1 + P0 % P1 > 1)
+    branch = z3.If(P1 == 0, P0 + 1, (P0 + 5) / P1 - 2)
+    ns, _, em = emitted(guarded, branch)
+    calls = []
+    real_div = ns["_div"]
+    ns["_div"] = lambda a, b: calls.append((a, b)) or real_div(a, b)
+    for a, b in POINTS:
+        calls.clear()
+        got = ns["f"]([a, b])
+        assert got == [z3.is_true(solver_value(guarded, a, b)), solver_value(branch, a, b).as_long()], (a, b)
+        assert (b == 0) == (not calls), (a, b, calls)   # skipped exactly when the divisor is 0
+    assert len(em.lines) < len(em.ops)
+
+
+def test_a_shared_node_is_computed_once():
+    """A node under two roots (as a post value's term and a restriction can share one) is a
+    variable, assigned once, and both read it."""
+    shared = P0 * P1 + 3
+    ns, source, _ = emitted(shared > 5, z3.Or(P0 == 2, shared < 9))
+    assert source.count("P[0] * P[1]") == 1
+    for a, b in POINTS:
+        assert ns["f"]([a, b]) == [a * b + 3 > 5, a == 2 or a * b + 3 < 9]
+
+
+def test_conjuncts_are_ordered_cheapest_first():
+    """In an `and`, the leaf comparison comes before the inlined arithmetic it can skip."""
+    costly = (P0 * P0 + P1 * 7) % 5 == 2
+    _, source, _ = emitted(z3.And(costly, P1 == 1))
+    (line,) = [x for x in source.splitlines() if " and " in x]
+    assert line.index("P[1] == 1") < line.index("_mod")
+
+
+def test_a_deep_term_is_split_into_variables():
+    """An If-chain of 300 arms (a selector over many slots) nests deeper than Python's parser
+    allows in one expression: the emitter assigns variables every MAX_DEPTH levels."""
+    chain = P1
+    for k in range(300):
+        chain = z3.If(P0 == k, P1 + k, chain)
+    ns, _, em = emitted(chain)
+    assert 300 // compiled.MAX_DEPTH <= len(em.lines) < 300
+    for a in (-1, 0, 150, 299, 300):
+        assert ns["f"]([a, 5]) == [solver_value(chain, a, 5).as_long()]
+
+
+@pytest.mark.slow
+def test_lazy_and_eager_code_agree_on_the_relation(monkeypatch):
+    """The relation's own step functions, printed lazily and with every node a variable (as
+    before the inliner: MAX_DEPTH 0), give the same result on every step of the effect and
+    example fixtures and on random actions from each of their states; the lazy one is shorter."""
+    from ygo_timing.checking.facts import fact_tables
+    from ygo_timing.model.state import ACTION_FIELDS as FIELDS
+    rng, evaluators = random.Random(20261201), {}
+
+    def both(key):
+        if key not in evaluators:
+            pair = []
+            for depth in (compiled.MAX_DEPTH, 0):
+                monkeypatch.setattr(compiled, "MAX_DEPTH", depth)
+                source = compiled.generate(step.relation(*key))
+                pair.append((compiled.Evaluator(compile(source, "<test>", "exec")), source.count("\n")))
+            monkeypatch.undo()
+            assert pair[0][1] < pair[1][1]
+            evaluators[key] = [ev for ev, _ in pair]
+        return evaluators[key]
+
+    def result(ev, vals, vec, prepared):
+        try:
+            broken, post = ev.step(list(vals), vec, prepared)
+            return tuple(broken), post
+        except compiled.Undetermined as e:
+            return "undetermined", str(e)
+
+    compared = 0
+    for path in [p for p in PLAYS if p.relative_to(FIXTURES).parts[0] in ("effects", "examples")]:
+        play = load(str(path))
+        run = Run(play, play.ruleset or "ocg", play_cards(play), 60_000, 500_000_000)
+        evs = both((run.ruleset, run.ncards, run.neffects))
+        prepared = [ev.prepare(*fact_tables(run.facts)) for ev in evs]
+        for a in play.actions:
+            acts = run.steps_for(a)
+            steps = acts if acts is not None else list(run.resolve_steps(a))
+            for act in steps:
+                for cand in [act] + [random_action(rng, run) for _ in range(3)]:
+                    vec = [cand[f] for f in FIELDS]
+                    lazy, eager = (result(ev, run.vals, vec, p) for ev, p in zip(evs, prepared))
+                    assert lazy == eager, f"{path.name}:{a.line} {cand}"
+                    compared += 1
+                if run.eval_step(act, a.line)[0] != "sat":
+                    break
+            else:
+                continue
+            break
+    assert compared > 500
