@@ -103,7 +103,12 @@ class StepRelation:
 
 
 def explaining(solver: z3.Solver, post_vars: list) -> str:
-    """SMT-LIB of the solver's assertions without the updates of the state after that nothing
+    """The text of `explained_part`, as one conjunction."""
+    return sexpr_of(explained_part(solver, post_vars))
+
+
+def explained_part(solver: z3.Solver, post_vars: list) -> list:
+    """The solver's assertions without the updates of the state after that nothing
     else reads (directly or through other updates): a restriction, a definition or an absent
     rule's default reads few variables of the state after (the window), so most updates go,
     and a fresh solver reads the rest in a few milliseconds. An unsat core of these assertions
@@ -124,7 +129,7 @@ def explaining(solver: z3.Solver, post_vars: list) -> str:
             read.add(v)
             todo.append(v)
     gone = {a.get_id() for v, a in updates.items() if v not in read}
-    return sexpr_of([a for a in solver.assertions() if a.get_id() not in gone])
+    return [a for a in solver.assertions() if a.get_id() not in gone]
 
 
 def sexpr_of(assertions) -> str:

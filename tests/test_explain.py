@@ -8,31 +8,34 @@ from ygo_timing.checking.check import check_play
 from ygo_timing.checking.facts import play_cards
 from ygo_timing.checking.run import Run, walk
 from ygo_timing.inputs.play import load
-from ygo_timing.model.step import relation
+from ygo_timing.model.step import explained_part, relation
 
 EXAMPLES = sorted((FIXTURES / "examples").glob("*-illegal.play"))
 
 
 def test_the_explanation_text_is_the_relation_without_updates_nothing_reads():
     rel = relation("ocg", 4, 4)
-    ctx = z3.Context()   # both texts read into one context: equal terms are one term
-    whole, part = z3.Solver(ctx=ctx), z3.Solver(ctx=ctx)
-    whole.from_string(rel.text)
-    part.from_string(rel.explaining)
-    kept = {a.get_id() for a in part.assertions()}
-    assert kept <= {a.get_id() for a in whole.assertions()}   # a part of the relation
-    dropped = [a for a in whole.assertions() if a.get_id() not in kept]
-    assert dropped and len(kept) < len(whole.assertions()) / 2
+    whole = list(rel.solver.assertions())
+    part = explained_part(rel.solver, [v for _, v in rel.ctx.post.fields()])
+    kept = {a.get_id() for a in part}
+    assert kept <= {a.get_id() for a in whole}   # a part of the relation
+    dropped = [a for a in whole if a.get_id() not in kept]
+    assert dropped and len(kept) < len(whole) / 2
     names = {str(a.arg(0)) for a in dropped if z3.is_eq(a)}
     assert len(names) == len(dropped) and all(n.startswith("post_") for n in names)   # updates only
-    read = set()
-    for a in part.assertions():
-        todo = [a]
-        while todo:
-            t = todo.pop()
-            read.add(str(t)) if z3.is_const(t) else todo.extend(t.children())
+    read, seen = set(), set()
+    todo = list(part)
+    while todo:   # every constant the kept part reads (the terms are DAGs: each node once)
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        read.add(str(t)) if z3.is_const(t) else todo.extend(t.children())
     assert not names & read   # none of them read by what is kept
     assert "post_window" in read
+    # and the text the explanations read holds exactly that part (one conjunction: sexpr_of)
+    (text,) = z3.parse_smt2_string(rel.explaining)
+    assert len(text.children()) == len(part)
 
 
 def _facts(path):

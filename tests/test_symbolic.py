@@ -268,6 +268,7 @@ def test_diff_stops_honestly_at_its_time_limit():
 def test_a_claim_is_legal_only_with_the_value_of_the_variable_the_search_reads(ruleset):
     # explore.claim_values tries only the values the states hold, read at explore.claimed_var:
     # GEN-4's constraint (the one source) must make every other value illegal
+    from ygo_timing.model import vocab
     from ygo_timing.model.state import CL, A
     from ygo_timing.model.step import relation
     from ygo_timing.symbolic.explore import claimed_var
@@ -279,7 +280,10 @@ def test_a_claim_is_legal_only_with_the_value_of_the_variable_the_search_reads(r
         a = dict(kind=A["claim"], claim=CL[claim], **({"player": 1} if claim == "lp" else {"card": 2}))
         var = pre[claimed_var(dict(a, player=1, card=2))]
         value = z3.If(var, 1, 0) if z3.is_bool(var) else var
-        said = [domain] + [act[k] == v for k, v in a.items()] + [act["value"] != value]
+        # with no continuous effect: an ATK modifier makes a claimed ATK the variable plus the
+        # bonus, so the search, which reads the variable, could only miss a class there
+        plain = [rel.ctx.S.cont(s) == 0 for s in range(4 * vocab.MAX_CONTINUOUS)]
+        said = [domain] + plain + [act[k] == v for k, v in a.items()] + [act["value"] != value]
         assert rel.solver.check(lits + said) == z3.unsat, claim
 
 

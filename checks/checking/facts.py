@@ -97,9 +97,12 @@ def static_facts(uni: Universe, play: Play, neffects: int) -> list[Fact]:
     # the relation has room for more effects than the play uses: the spare ones never trigger,
     # and their composition is empty (a free slot would let the solver pick one the compiled
     # relation does not: model/compiled.py reads an absent fact as 0)
-    empty = [(fn, k, value) for fn, k, value, _ in wording.slot_facts("", catalogue.Effect(kind="continuous"), {})]
+    blank = catalogue.Effect(kind="continuous")
+    empty = [(fn, None, value) for fn, value, _ in wording.effect_facts("", blank)]
+    empty += [(f"names_{t}", None, False) for t in vocab.TIMINGS]
+    empty += [(fn, k, value) for fn, k, value, _ in wording.slot_facts("", blank, {})]
     for e in range(len(uni.effects), neffects):
-        out += [Fact("effect_kind", e, vocab.EK["continuous"], ""), Fact("effect_card", e, NONE, "")]
+        out.append(Fact("effect_card", e, NONE, ""))
         out += [Fact(fn, e if k is None else e * wording.SLOT_WIDTH[fn] + k, value, "") for fn, k, value in empty]
     return out
 

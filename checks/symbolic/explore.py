@@ -119,7 +119,9 @@ def claimed_var(act: dict) -> str:
 
 def claim_values(scene, act, states) -> list:
     """GEN-4 makes a claim legal exactly when its value is the state's, so only the values the
-    states hold can be legal under one set and not another."""
+    states hold can be legal under one set and not another. (A claimed ATK with a continuous
+    modifier applying is the variable plus the bonus: the search misses such a class, it never
+    invents one.)"""
     i = scene.index[claimed_var(act)]
     return sorted({int(s[i]) for s in states})
 

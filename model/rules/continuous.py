@@ -8,10 +8,9 @@ from .base import rule
 from .effects import applying
 
 
-@rule("GEN-18", "A continuous effect applies only while its card is face-up on the field (a Set "
-      "card waits to be activated), and not while \"negate the effects of face-up monsters\" "
-      "applies to its monster: stat modifiers, indestructibility, no battle damage, cannot "
-      "attack, can attack directly, and the lasting effects operations leave.",
+@rule("GEN-18", "A continuous effect (stat modifiers, indestructibility, no battle damage, cannot "
+      "attack, attack directly) applies only while its card is face-up on the field, and not to a "
+      "monster whose effects \"negate the effects of face-up monsters\" negates.",
       ["S1 65-78", "card text"], shape="permission", name="continuous.applies")
 def gen18(ctx):
     # the readers (damage calculation, BP-5, BP-6, the resolution of a drained monster's effect)
