@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import z3
-from ygo_timing.checking.deadline import Deadline
+from ygo_timing.checking.deadline import Deadline, DeadlineExceeded
 from ygo_timing.checking.explain import Explainer, Unknown
 from ygo_timing.checking.facts import (
     Universe,
@@ -180,7 +180,8 @@ class Run:
         where = f"{self.phase} line {self.current_line}"
         self.deadline.check(where)
         s = self.rel.solver if own is None else own.solver
-        s.set("timeout", self.deadline.clamp_ms(self.timeout_ms))
+        limit = self.deadline.clamp_ms(self.timeout_ms)
+        s.set("timeout", limit)
         s.set("rlimit", self.rlimit)
         # Solver.check(*terms) re-casts every assumption, which costs more than the check
         # itself with ~450 of them; they are Boolean terms already
@@ -188,6 +189,9 @@ class Run:
         terms = (z3.Ast * len(asts))(*asts)
         result = z3.CheckSatResult(z3.Z3_solver_check_assumptions(s.ctx.ref(), s.solver, len(asts), terms))
         if result == z3.unknown:   # the query's time limit may have been the deadline's
+            if limit < self.timeout_ms and s.reason_unknown() in ("timeout", "canceled"):
+                # the clamp stops the query a few ms before the deadline: it is the deadline
+                raise DeadlineExceeded(self.deadline.seconds, where)
             self.deadline.check(where)
         return result
 
