@@ -124,7 +124,7 @@ CONDITIONS = (
 )
 CO = {name: i for i, name in enumerate(CONDITIONS)}
 
-# What an effect does when it resolves (enough to follow the sources' examples).
+# The old one-operation `resolution` of earlier catalogues (read as one of OPERATIONS; cards migrate).
 RESOLUTIONS = (
     "none",
     "atk_add",            # target gains `amount` ATK (negative: loses)
@@ -143,7 +143,6 @@ RESOLUTIONS = (
     "cannot_declare_attack",  # BS-6: the target "cannot declare an attack" (does not)
     "set_face_down",      # the target is changed to face-down Defense Position (D2-5)
 )
-RS = {name: i for i, name in enumerate(RESOLUTIONS)}
 
 # Which monster a resolution applies to when the play does not say.
 TARGETS = ("self", "chosen", "attacker", "attack_target", "own_battling", "opponent_battling")

@@ -22,11 +22,6 @@ def slot(e, k, n):
     return e * n + k
 
 
-def on_field(ctx, card, st):
-    loc = ctx.sel(st.loc, card, z3.IntVal(0))
-    return z3.And(card != NONE, z3.Or([loc == z for z in FIELD]))
-
-
 def subject_card(ctx, eff, of, st, target):
     """The card an atom's card subject names (vocab.CARD_SUBJECTS); `target` is the effect's
     chosen target at this point (the action's when activating, the Chain Link's on resolution)."""
