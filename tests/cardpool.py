@@ -216,3 +216,268 @@ def build(tmp_path, rows=ROWS, scripts=SCRIPTS, extra_sql=()):
     for cid, text in scripts.items():
         (sdir / f"c{cid}.lua").write_text(text, encoding="utf-8")
     return cdb, sdir
+
+
+# --- a pool for the effect-model mapping (checks/cards/scriptmodel.py): each script uses one
+# mapped effect code, category, cost or operation; written for these tests
+EFFECT_ROWS = [
+    (1101, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Mirror", "When an opponent's monster declares an attack: Destroy all your opponent's Attack Position monsters."),
+    (1102, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Cylinder", "When an opponent's monster declares an attack: Target the attacking monster; negate the attack, and if you do, inflict damage to your opponent equal to its ATK."),
+    (1103, BOTH, 0, TRAP | COUNTER, 0, 0, 0, 0, "Test Jammer", "When a Spell Card is activated: Discard 1 card; negate the activation, and if you do, destroy it."),
+    (1104, BOTH, 0, SPELL | QUICKPLAY, 0, 0, 0, 0, "Test Rush", "Target 1 face-up monster on the field; it gains 700 ATK until the end of this turn."),
+    (1105, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Wall", "Your monsters cannot be destroyed by battle this turn, and you take no battle damage this turn."),
+    (1106, BOTH, 0, MONSTER | EFFECT, 400, 1500, 3, 0x10, "Test Lily", "During damage calculation: pay 2000 LP; this card gains 3000 ATK."),
+    (1107, BOTH, 0, MONSTER | EFFECT, 1000, 1000, 4, 0x20, "Test Aura", "Monsters you control gain 500 ATK. This card cannot be destroyed by battle."),
+    (1108, BOTH, 0, SPELL | QUICKPLAY, 0, 0, 0, 0, "Test Halver", "Target 1 face-up monster your opponent controls; its ATK is halved."),
+    (1109, BOTH, 0, SPELL | QUICKPLAY, 0, 0, 0, 0, "Test Chooser", "Apply 1 of these effects: destroy all monsters; or gain 1000 LP."),
+    (1110, BOTH, 0, SPELL | QUICKPLAY, 0, 0, 0, 0, "Test Searcher", "Add 1 monster from your Deck to your hand."),
+    (1111, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Gate", "When an opponent's monster declares an attack: pay half your LP, then target the attacking monster; negate the attack, then end the Battle Phase."),
+    (1112, BOTH, 0, MONSTER | EFFECT, 1200, 1200, 4, 0x1, "Test Shifter", "You can banish this card from your GY, then target 1 monster you control; change it to face-down Defense Position."),
+    (1113, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Mender", "When your opponent's monster attacks directly while you have 1000 or less LP: gain 1000 LP."),
+]
+_HEAD = "local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
+_REG = "\tc:RegisterEffect(e1)\nend\n"
+EFFECT_SCRIPTS = {
+    1101: _HEAD + """	e1:SetCategory(CATEGORY_DESTROY)
+	e1:SetType(EFFECT_TYPE_ACTIVATE)
+	e1:SetCode(EVENT_ATTACK_ANNOUNCE)
+	e1:SetCondition(s.con)
+	e1:SetTarget(s.tg)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.con(e,tp,eg,ep,ev,re,r,rp)
+	return Duel.IsTurnPlayer(1-tp)
+end
+function s.tg(e,tp,eg,ep,ev,re,r,rp,chk)
+	if chk==0 then return Duel.IsExistingMatchingCard(Card.IsAttackPos,tp,0,LOCATION_MZONE,1,nil) end
+end
+function s.op(e,tp,eg,ep,ev,re,r,rp)
+	local g=Duel.GetMatchingGroup(Card.IsAttackPos,tp,0,LOCATION_MZONE,nil)
+	Duel.Destroy(g,REASON_EFFECT)
+end
+""",
+    1102: _HEAD + """	e1:SetCategory(CATEGORY_DAMAGE)
+	e1:SetProperty(EFFECT_FLAG_CARD_TARGET)
+	e1:SetType(EFFECT_TYPE_ACTIVATE)
+	e1:SetCode(EVENT_ATTACK_ANNOUNCE)
+	e1:SetCondition(s.con)
+	e1:SetTarget(s.tg)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.con(e,tp,eg,ep,ev,re,r,rp)
+	return tp~=Duel.GetTurnPlayer()
+end
+function s.tg(e,tp,eg,ep,ev,re,r,rp,chk,chkc)
+	local a=Duel.GetAttacker()
+	if chkc then return chkc==a end
+	if chk==0 then return a:IsOnField() and a:IsCanBeEffectTarget(e) end
+	Duel.SetTargetCard(a)
+end
+function s.op(e,tp,eg,ep,ev,re,r,rp)
+	local tc=Duel.GetFirstTarget()
+	if tc:IsRelateToEffect(e) and Duel.NegateAttack() then
+		Duel.Damage(1-tp,tc:GetAttack(),REASON_EFFECT)
+	end
+end
+""",
+    1103: _HEAD + """	e1:SetCategory(CATEGORY_NEGATE+CATEGORY_DESTROY)
+	e1:SetType(EFFECT_TYPE_ACTIVATE)
+	e1:SetCode(EVENT_CHAINING)
+	e1:SetCondition(s.con)
+	e1:SetCost(s.cost)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.con(e,tp,eg,ep,ev,re,r,rp)
+	return re:IsHasType(EFFECT_TYPE_ACTIVATE) and re:IsActiveType(TYPE_SPELL) and Duel.IsChainNegatable(ev)
+end
+function s.cost(e,tp,eg,ep,ev,re,r,rp,chk)
+	if chk==0 then return Duel.IsExistingMatchingCard(Card.IsDiscardable,tp,LOCATION_HAND,0,1,nil) end
+	Duel.DiscardHand(tp,Card.IsDiscardable,1,1,REASON_COST+REASON_DISCARD)
+end
+function s.op(e,tp,eg,ep,ev,re,r,rp)
+	if Duel.NegateActivation(ev) and re:GetHandler():IsRelateToEffect(re) then
+		Duel.Destroy(eg,REASON_EFFECT)
+	end
+end
+""",
+    1104: _HEAD + """	e1:SetCategory(CATEGORY_ATKCHANGE)
+	e1:SetType(EFFECT_TYPE_ACTIVATE)
+	e1:SetProperty(EFFECT_FLAG_CARD_TARGET+EFFECT_FLAG_DAMAGE_STEP)
+	e1:SetCode(EVENT_FREE_CHAIN)
+	e1:SetCondition(aux.StatChangeDamageStepCondition)
+	e1:SetTarget(s.tg)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.tg(e,tp,eg,ep,ev,re,r,rp,chk,chkc)
+	if chk==0 then return Duel.IsExistingTarget(Card.IsFaceup,tp,LOCATION_MZONE,LOCATION_MZONE,1,nil) end
+	Duel.SelectTarget(tp,Card.IsFaceup,tp,LOCATION_MZONE,LOCATION_MZONE,1,1,nil)
+end
+function s.op(e,tp,eg,ep,ev,re,r,rp)
+	local tc=Duel.GetFirstTarget()
+	if tc:IsRelateToEffect(e) and tc:IsFaceup() then
+		local e1=Effect.CreateEffect(e:GetHandler())
+		e1:SetType(EFFECT_TYPE_SINGLE)
+		e1:SetCode(EFFECT_UPDATE_ATTACK)
+		e1:SetValue(700)
+		e1:SetReset(RESETS_STANDARD_PHASE_END)
+		tc:RegisterEffect(e1)
+	end
+end
+""",
+    1105: _HEAD + """	e1:SetType(EFFECT_TYPE_ACTIVATE)
+	e1:SetCode(EVENT_FREE_CHAIN)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.op(e,tp,eg,ep,ev,re,r,rp)
+	local e1=Effect.CreateEffect(e:GetHandler())
+	e1:SetType(EFFECT_TYPE_FIELD)
+	e1:SetCode(EFFECT_AVOID_BATTLE_DAMAGE)
+	e1:SetProperty(EFFECT_FLAG_PLAYER_TARGET)
+	e1:SetTargetRange(1,0)
+	e1:SetReset(RESET_PHASE|PHASE_END)
+	Duel.RegisterEffect(e1,tp)
+	local e2=Effect.CreateEffect(e:GetHandler())
+	e2:SetType(EFFECT_TYPE_FIELD)
+	e2:SetCode(EFFECT_INDESTRUCTABLE_BATTLE)
+	e2:SetTargetRange(LOCATION_MZONE,0)
+	e2:SetValue(1)
+	e2:SetReset(RESET_PHASE|PHASE_END)
+	Duel.RegisterEffect(e2,tp)
+end
+""",
+    1106: _HEAD + """	e1:SetCategory(CATEGORY_ATKCHANGE)
+	e1:SetType(EFFECT_TYPE_QUICK_O)
+	e1:SetProperty(EFFECT_FLAG_DAMAGE_STEP+EFFECT_FLAG_DAMAGE_CAL)
+	e1:SetCode(EVENT_PRE_DAMAGE_CALCULATE)
+	e1:SetRange(LOCATION_MZONE)
+	e1:SetCondition(s.con)
+	e1:SetCost(s.cost)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.con(e,tp,eg,ep,ev,re,r,rp)
+	return e:GetHandler():IsRelateToBattle()
+end
+function s.cost(e,tp,eg,ep,ev,re,r,rp,chk)
+	if chk==0 then return Duel.CheckLPCost(tp,2000) end
+	Duel.PayLPCost(tp,2000)
+end
+function s.op(e,tp,eg,ep,ev,re,r,rp)
+	local c=e:GetHandler()
+	c:UpdateAttack(3000)
+end
+""",
+    1107: """local s,id=GetID()
+function s.initial_effect(c)
+	local e1=Effect.CreateEffect(c)
+	e1:SetType(EFFECT_TYPE_FIELD)
+	e1:SetCode(EFFECT_UPDATE_ATTACK)
+	e1:SetRange(LOCATION_MZONE)
+	e1:SetTargetRange(LOCATION_MZONE,0)
+	e1:SetValue(500)
+	c:RegisterEffect(e1)
+	local e2=Effect.CreateEffect(c)
+	e2:SetType(EFFECT_TYPE_SINGLE)
+	e2:SetCode(EFFECT_INDESTRUCTABLE_BATTLE)
+	e2:SetValue(1)
+	c:RegisterEffect(e2)
+end
+""",
+    1108: _HEAD + """	e1:SetCategory(CATEGORY_ATKCHANGE)
+	e1:SetType(EFFECT_TYPE_ACTIVATE)
+	e1:SetProperty(EFFECT_FLAG_CARD_TARGET)
+	e1:SetCode(EVENT_FREE_CHAIN)
+	e1:SetTarget(s.tg)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.tg(e,tp,eg,ep,ev,re,r,rp,chk,chkc)
+	if chk==0 then return Duel.IsExistingTarget(Card.IsFaceup,tp,0,LOCATION_MZONE,1,nil) end
+	Duel.SelectTarget(tp,Card.IsFaceup,tp,0,LOCATION_MZONE,1,1,nil)
+end
+function s.op(e,tp,eg,ep,ev,re,r,rp)
+	local tc=Duel.GetFirstTarget()
+	local e1=Effect.CreateEffect(e:GetHandler())
+	e1:SetType(EFFECT_TYPE_SINGLE)
+	e1:SetCode(EFFECT_SET_ATTACK_FINAL)
+	e1:SetValue(tc:GetAttack()/2)
+	tc:RegisterEffect(e1)
+end
+""",
+    1109: _HEAD + """	e1:SetType(EFFECT_TYPE_ACTIVATE)
+	e1:SetCode(EVENT_FREE_CHAIN)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.op(e,tp,eg,ep,ev,re,r,rp)
+	local op=Duel.SelectOption(tp,aux.Stringid(id,0),aux.Stringid(id,1))
+	if op==0 then
+		Duel.Destroy(Duel.GetFieldGroup(tp,LOCATION_MZONE,LOCATION_MZONE),REASON_EFFECT)
+	else
+		Duel.Recover(tp,1000,REASON_EFFECT)
+	end
+end
+""",
+    1110: _HEAD + """	e1:SetCategory(CATEGORY_TOHAND+CATEGORY_SEARCH)
+	e1:SetType(EFFECT_TYPE_ACTIVATE)
+	e1:SetCode(EVENT_FREE_CHAIN)
+	e1:SetTarget(s.tg)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.tg(e,tp,eg,ep,ev,re,r,rp,chk)
+	if chk==0 then return Duel.IsExistingMatchingCard(Card.IsAbleToHand,tp,LOCATION_DECK,0,1,nil) end
+end
+function s.op(e,tp,eg,ep,ev,re,r,rp)
+	local g=Duel.SelectMatchingCard(tp,Card.IsAbleToHand,tp,LOCATION_DECK,0,1,1,nil)
+	Duel.SendtoHand(g,nil,REASON_EFFECT)
+end
+""",
+    1111: _HEAD + """	e1:SetProperty(EFFECT_FLAG_CARD_TARGET)
+	e1:SetType(EFFECT_TYPE_ACTIVATE)
+	e1:SetCode(EVENT_ATTACK_ANNOUNCE)
+	e1:SetCondition(s.con)
+	e1:SetCost(s.cost)
+	e1:SetTarget(s.tg)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.con(e,tp,eg,ep,ev,re,r,rp)
+	return Duel.GetAttacker():IsControler(1-tp)
+end
+function s.cost(e,tp,eg,ep,ev,re,r,rp,chk)
+	if chk==0 then return true end
+	Duel.PayLPCost(tp,math.floor(Duel.GetLP(tp)/2))
+end
+function s.tg(e,tp,eg,ep,ev,re,r,rp,chk,chkc)
+	local tg=Duel.GetAttacker()
+	if chkc then return chkc==tg end
+	if chk==0 then return tg:IsOnField() and tg:IsCanBeEffectTarget(e) end
+	Duel.SetTargetCard(tg)
+end
+function s.op(e,tp,eg,ep,ev,re,r,rp)
+	if Duel.NegateAttack() then
+		Duel.SkipPhase(1-tp,PHASE_BATTLE,RESET_PHASE|PHASE_BATTLE_STEP,1)
+	end
+end
+""",
+    1112: _HEAD + """	e1:SetCategory(CATEGORY_POSITION)
+	e1:SetType(EFFECT_TYPE_QUICK_O)
+	e1:SetProperty(EFFECT_FLAG_CARD_TARGET)
+	e1:SetCode(EVENT_FREE_CHAIN)
+	e1:SetRange(LOCATION_GRAVE)
+	e1:SetCost(aux.bfgcost)
+	e1:SetTarget(s.tg)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.tg(e,tp,eg,ep,ev,re,r,rp,chk,chkc)
+	if chk==0 then return Duel.IsExistingTarget(Card.IsCanTurnSet,tp,LOCATION_MZONE,0,1,nil) end
+	Duel.SelectTarget(tp,Card.IsCanTurnSet,tp,LOCATION_MZONE,0,1,1,nil)
+end
+function s.op(e,tp,eg,ep,ev,re,r,rp)
+	local tc=Duel.GetFirstTarget()
+	Duel.ChangePosition(tc,POS_FACEDOWN_DEFENSE)
+end
+""",
+    1113: _HEAD + """	e1:SetCategory(CATEGORY_RECOVER)
+	e1:SetType(EFFECT_TYPE_ACTIVATE)
+	e1:SetCode(EVENT_ATTACK_ANNOUNCE)
+	e1:SetCondition(s.con)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.con(e,tp,eg,ep,ev,re,r,rp)
+	return Duel.IsTurnPlayer(1-tp) and Duel.GetAttackTarget()==nil and Duel.GetLP(tp)<=1000
+end
+function s.op(e,tp,eg,ep,ev,re,r,rp)
+	Duel.Recover(tp,1000,REASON_EFFECT)
+end
+""",
+}
+
+
+def build_effects(tmp_path):
+    """(cards.cdb, script dir) of the effect-model pool."""
+    return build(tmp_path, EFFECT_ROWS, EFFECT_SCRIPTS)

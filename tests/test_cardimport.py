@@ -38,7 +38,8 @@ def test_quickplay_atk_changer(imported):
     assert eff["import"]["speed"] == 2 and eff["import"]["script"].endswith("c1001.lua:5")
     # the until-damage-calculation helper is a timing limit, not an unknown condition
     assert eff["condition"] == "none" and "condition" not in eff["unknown"]
-    assert eff["unknown"] == ["resolution"]
+    # its target function selects nothing and its operation does nothing: neither is guessed
+    assert eff["unknown"] == ["operations", "target"]
     assert e["import"]["availability"] == ["ocg", "tcg"]
 
 
@@ -123,7 +124,9 @@ def test_malformed_rows_are_skipped_with_a_clear_warning(tmp_path):
 
 def test_coverage_counts(imported):
     cov = imported.coverage
-    assert cov["effect.resolution"] == {"derived": 0, "unknown": 13}
+    assert cov["effect.operations"] == {"derived": 7, "unknown": 6}
+    assert cov["effect.every"] == {"derived": 5, "unknown": 8}
+    assert cov["continuous.apply"] == {"derived": 0, "unknown": 1}   # Test Field Boost's, with a condition
     assert cov["card.atk"] == {"derived": 8, "unknown": 1}
     assert cov["effect.kind"]["unknown"] == 0 and cov["effect.kind"]["derived"] == 13
 
@@ -136,7 +139,7 @@ def test_output_is_a_valid_catalogue(tmp_path, pool):
     assert "warning: " in r.output and "c1008.lua:3" in r.output
     assert "effect.condition" in r.output and "property coverage (derived / unknown)" in r.output
     cards = {c.name: c for c in catalogue.load_file(str(out))}
-    assert cards["Test Boost"].effects[0].unknown == ("resolution",)
+    assert cards["Test Boost"].effects[0].unknown == ("operations", "target")
     assert cards["Test Beast"].unknowns() == ["atk"]
     listed = CliRunner().invoke(main, ["cards", "--cards", str(out)])
     assert listed.exit_code == 0 and "Test Battler -- effect monster 1800/1000 L4" in listed.output
@@ -203,7 +206,7 @@ def test_check_never_judges_a_card_with_unknown_properties(tmp_path, pool):
     play.write_text(PLAY)
     r = CliRunner().invoke(main, ["check", str(play), "--cards", str(cat)])
     assert r.exit_code == 3, r.output
-    assert "UNKNOWN" in r.output and "'Test Battler' (effect 1 resolution" in r.output
+    assert "UNKNOWN" in r.output and "'Test Battler' (effect 2 operations" in r.output
     assert "would be legal" in r.output
     # once a person settles the properties, the play gets its verdict
     doc = imp.catalogue()

@@ -119,10 +119,10 @@ EFFECT_KEYS = {"kind", "from", "mandatory", "atk_def", "negates_activation", "tr
                "cost", "target", "operations", "apply", "text", "resolution", "note", "unknown", "import"}
 # What an imported entry may list as `unknown` (checks/cards/importer.py); `import` is its
 # provenance (card id, script lines), kept for people and ignored by the solver.
-UNKNOWABLE_CARD = ("attribute", "level", "atk", "def", "effects", "must_attack", "extra_attacks",
+UNKNOWABLE_CARD = ("attribute", "level", "atk", "def", "effects", "continuous", "must_attack", "extra_attacks",
                    "battle_damage_modifier", "calc_modifier", "attack_restriction")
 UNKNOWABLE_EFFECT = ("kind", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
-                     "fusion_summon", "timings", "condition", "no_damage_step", "resolution", "operations", "cost",
+                     "fusion_summon", "timings", "condition", "no_damage_step", "resolution", "operations", "cost", "target",
                      "until_calc", "flags")
 
 

@@ -14,14 +14,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ygo_timing.cards import catalogue, luascan
+from ygo_timing.cards import catalogue, luascan, scriptmodel
 from ygo_timing.cards import luaconst as K
 from ygo_timing.errors import InputError
 from ygo_timing.inputs import fileio, jsonloc
 
 MAX_CDB_BYTES = 512 * 1024 * 1024
 MAX_CARDS = 100_000
-MAX_EFFECTS = 8   # the catalogue's limit per card
+MAX_EFFECTS = 8   # the catalogue's limits per card
+MAX_CONTINUOUS = 2
 
 ET = K.ET
 T = K.TYPE
@@ -85,8 +86,8 @@ ONLY_UNTIL_CALC = re.compile(
 NO_DS_TEXT = re.compile(r"cannot be activated during the Damage Step", re.I)
 
 EFFECT_PROPS = ("kind", "spell_speed", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
-                "timings", "condition", "until_calc", "fusion_summon", "no_damage_step", "resolution")
-CARD_PROPS = ("kind", "atk", "def", "level", "attribute", "availability", "effects",
+                "timings", "condition", "until_calc", "fusion_summon", "no_damage_step", "cost", "target", "operations")
+CARD_PROPS = ("kind", "atk", "def", "level", "attribute", "availability", "effects", "continuous",
               "must_attack", "extra_attacks", "battle_damage_modifier", "calc_modifier")
 
 
@@ -249,7 +250,10 @@ def effect_kind(typ: int):
 
 def negated_kind(body: str):
     """What activations a negating effect answers, read off its condition; None: not settled."""
-    mentions = {t for t in ("MONSTER", "SPELL", "TRAP") if re.search(rf"IsActiveType\s*\(\s*TYPE_{t}\b", body)}
+    mentions = {t for t in ("MONSTER", "SPELL", "TRAP") if re.search(rf"IsActiveType\s*\(\s*TYPE_{t}\b", body)
+                or re.search(rf"Is{t.capitalize()}Effect\s*\(", body)}
+    if re.search(r"IsSpellTrapEffect\s*\(", body):
+        mentions |= {"SPELL", "TRAP"}
     activate = bool(re.search(r"IsHasType\s*\(\s*EFFECT_TYPE_ACTIVATE", body))
     if not mentions and not activate:
         return "any" if not re.search(r"\bre\s*:|GetActiveType|TYPE_", body) else None
@@ -260,7 +264,7 @@ def negated_kind(body: str):
     return None
 
 
-def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str):
+def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str, functions=None):
     """(catalogue effect dict, unknown properties, import notes) for one declared effect, or
     (None, reason) when not even its kind can be read."""
     typ = d.get("Type")
@@ -328,6 +332,7 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str):
     body = d.cond_body if cond is not None else ""
     until = bool(UNTIL_CALC.search(body)) if cond is not None else False
     only_until = cond is not None and bool(ONLY_UNTIL_CALC.match(" ".join(cond.text.split())))
+    atoms = None
     if code is not None and codev is None:
         unknown += ["timings", "condition"] + (["trigger_class"] if ekind in ("trigger", "flip") else [])
     else:
@@ -342,23 +347,30 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str):
         base = EVENT_CONDITION.get((codev, single), "none")
         if base == "summoned" and ekind != "trigger":
             base = "none"   # the catalogue admits `summoned` on Trigger Effects only
+        atoms = [] if cond is None or only_until else scriptmodel.condition_atoms(body)
+        stated = None if atoms is None else scriptmodel.condition(
+            base, atoms, codev == E["EVENT_ATTACK_ANNOUNCE"] and not single)
+        if e.get("mandatory") and ekind in ("trigger", "flip") and not isinstance(stated, str):
+            stated = None   # a mandatory trigger's condition is its event alone (docs/cards-format.md)
         if not single and codev in FIELD_UNSETTLED:
             unknown.append("condition")
-        elif cond is not None and not only_until:
+        elif stated is None:
             e["condition"] = base
             unknown.append("condition")
         else:
-            e["condition"] = base
+            e["condition"] = stated
     if d.helper:
         unknown += [p for p in ("timings", "condition") if p not in unknown]
+    prop = d.settings.get("Property")
     if desc is None:
         unknown.append("no_damage_step")
     else:
         e["no_damage_step"] = bool(NO_DS_TEXT.search(desc))
-    unknown.append("resolution")   # what it does on resolution is in its operation: not read
+    lines = _effect_model(e, d, functions or {}, prop, unknown, path)
+    if atoms:   # the condition function stated atoms that were read
+        lines["condition"] = f"{path}:{(functions or {}).get(cond.text, ('', d.cond_line))[1]}"
     if cond is not None and "IsDamageCalculated" in body and not until:
         unknown.append("until_calc")
-    prop = d.settings.get("Property")
     notes = {
         "script": f"{path}:{d.line}",
         "type": _names(typ, K.EFFECT_TYPE, "EFFECT_TYPE_") if typ is not None else None,
@@ -368,6 +380,7 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str):
         "until_calc": until,
         "ds_only": (cond is not None and bool(DS_ONLY.search(body))) or None,
         "speed": spell_speed(kind, ekind),
+        **lines,
     }
     if d.helper:
         notes["helper"] = d.helper
@@ -376,6 +389,34 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str):
         unknown.append("flags")
     notes = {k: v for k, v in notes.items() if v is not None}
     return e, sorted(set(unknown)), notes
+
+
+def _effect_model(e: dict, d: luascan.EffectDecl, functions: dict, prop, unknown: list, path: str) -> dict:
+    """Cost, target and operations of `e` from the script (scriptmodel), each derived or listed
+    in `unknown`; returns the script line behind each derived one (for the `import` notes)."""
+    if d.helper:
+        unknown += ["cost", "target", "operations"]
+        return {}
+    lines = {}
+    flag = None if prop is not None and prop.value is None else bool(
+        prop is not None and prop.value & K.EFFECT_FLAG["EFFECT_FLAG_CARD_TARGET"])
+    got = {"cost": scriptmodel.cost(d, functions),
+           "target": None if flag is None else scriptmodel.target(d, functions, flag)}
+    tgt = got["target"].value if got["target"] else None
+    got["operations"] = scriptmodel.operations(d, functions, tgt)
+    ops = got["operations"].value if got["operations"] else None
+    if ops is not None and e.get("atk_def") == "direct" and not any(o["do"].startswith(("atk_", "def_")) for o in ops):
+        got["operations"] = None   # its category says it changes ATK/DEF: something was not read
+    if "condition" not in unknown and not scriptmodel.target_check_is_condition_free(d, tgt, ops):
+        unknown.append("condition")   # the target function's activation check adds one
+    for prop_name, derived in got.items():
+        if derived is None:
+            unknown.append(prop_name)
+            continue
+        lines[prop_name] = f"{path}:{derived.line}"
+        if derived.value not in (None, []):
+            e[prop_name] = derived.value
+    return lines
 
 
 def _names(value, table, prefix):
@@ -414,7 +455,7 @@ def map_card(row, script: luascan.Script | None, script_path: str | None, warn):
             unknown.append("effects")
     else:
         for d in script.effects:
-            mapped = map_effect(d, f"{ctype}:{sub}", desc, script.path)
+            mapped = map_effect(d, f"{ctype}:{sub}", desc, script.path, script.functions)
             if mapped[0] is None:
                 warn(mapped[1])
                 unknown.append("effects")
@@ -429,6 +470,18 @@ def map_card(row, script: luascan.Script | None, script_path: str | None, warn):
             unknown.append("effects")
             for fn, ln in script.opaque[:3]:
                 warn(f"{script.path}:{ln}: {fn}: effects registered this way are not read")
+        lasting = []
+        for d in script.never_activated:
+            got = scriptmodel.continuous(d, script.functions)
+            if got is not None:
+                lasting.append({**got.value, "import": {"script": f"{script.path}:{got.line}"}})
+            elif d.settings["Code"].text.strip() in scriptmodel.CONTINUOUS:
+                unknown.append("continuous")   # one the Battle Phase rules read, not settled
+        if len(lasting) > MAX_CONTINUOUS:
+            lasting = lasting[:MAX_CONTINUOUS]
+            unknown.append("continuous")
+        effects += lasting
+        decls += [None] * len(lasting)
         if len(effects) > MAX_EFFECTS:
             warn(f"{script.path}: {len(effects)} activated effects; the catalogue keeps the first {MAX_EFFECTS}")
             effects, decls = effects[:MAX_EFFECTS], decls[:MAX_EFFECTS]
@@ -526,9 +579,12 @@ def import_pool(cdb: str, scripts: str | None = None, progress=None, follow_syml
 
 
 def coverage(records) -> dict:
-    """property -> {"derived": n, "unknown": n} over cards (card properties) or effects."""
+    """property -> {"derived": n, "unknown": n} over cards (card properties) or activated
+    effects; `effect.every` counts the effects with every property derived, and
+    `continuous.apply` the continuous effects read (the others are the card's `continuous`)."""
     cov = {f"card.{p}": Counter() for p in CARD_PROPS}
-    cov.update({f"effect.{p}": Counter() for p in EFFECT_PROPS})
+    cov.update({f"effect.{p}": Counter() for p in EFFECT_PROPS + ("every",)})
+    cov["continuous.apply"] = Counter()
     for r in records:
         e = r.entry
         unk = set(e.get("unknown", ()))
@@ -537,7 +593,12 @@ def coverage(records) -> dict:
                 continue
             cov[f"card.{p}"]["unknown" if p in unk else "derived"] += 1
         for eff in e["effects"]:
+            if eff["kind"] == "continuous":
+                cov["continuous.apply"]["derived"] += 1
+                continue
             eunk = set(eff.get("unknown", ()))
             for p in EFFECT_PROPS:
                 cov[f"effect.{p}"]["unknown" if p in eunk else "derived"] += 1
+            cov["effect.every"]["unknown" if eunk & set(EFFECT_PROPS) else "derived"] += 1
+        cov["continuous.apply"]["unknown"] += "continuous" in unk
     return {k: {"derived": v["derived"], "unknown": v["unknown"]} for k, v in cov.items()}

@@ -19,7 +19,8 @@ from ygo_timing.errors import InputError
 
 MAX_SCRIPT_BYTES = 256 * 1024
 MAX_CONDITION = 16 * 1024   # characters of one condition function (real ones are a few hundred)
-SETTERS = ("Type", "Code", "Property", "Category", "Range", "Condition")
+SETTERS = ("Type", "Code", "Property", "Category", "Range", "Condition", "Cost", "Target", "Operation")
+FUNCTION_SETTERS = ("Condition", "Cost", "Target", "Operation")   # their argument is a function
 
 # Procedures that register only summoning rules, limits or hints: no effect that can be activated
 # in the Battle Phase, so the card's effect list stays complete without reading them.
@@ -64,9 +65,11 @@ class EffectDecl:
     helper: str | None = None              # registered through a procedure that was not read
     cond_body: str = ""                    # the condition function's text, if found
     cond_line: int = 0
+    bodies: dict = field(default_factory=dict)   # "Cost"/"Target"/"Operation" -> (text, line) of its function
 
     def copy(self, var, line):
-        return EffectDecl(var, line, dict(self.settings), self.helper, self.cond_body, self.cond_line)
+        return EffectDecl(var, line, dict(self.settings), self.helper, self.cond_body, self.cond_line,
+                          dict(self.bodies))
 
     def get(self, name):
         s = self.settings.get(name)
@@ -80,6 +83,8 @@ class Script:
     warnings: list = field(default_factory=list)     # "path:line: message"
     opaque: list = field(default_factory=list)       # helpers that may register unread effects
     continuous: list = field(default_factory=list)   # (SetCode text, condition text) of effects never activated
+    never_activated: list = field(default_factory=list)   # EffectDecl of those effects (scriptmodel reads them)
+    functions: dict = field(default_factory=dict)    # name -> (body, line) of each named function
 
 
 # --- lexing ----------------------------------------------------------------------------------
@@ -253,7 +258,8 @@ _STMT = re.compile(
     r"(?P<create>(?:local\s+)?(?P<cv>\w+)\s*=\s*Effect\.CreateEffect\s*\()"
     r"|(?P<clone>(?:local\s+)?(?P<nv>\w+)\s*=\s*(?P<src>\w+)\s*:\s*Clone\s*\(\s*\))"
     r"|(?P<assign>(?:local\s+)?(?P<av>\w+)\s*=\s*(?P<afn>[A-Za-z_]\w*\.[A-Za-z_]\w*)\s*\()"
-    r"|(?P<set>(?P<sv>\w+)\s*:\s*Set(?P<sn>Type|Code|Property|Category|Range|Condition)\s*\()"
+    r"|(?P<set>(?P<sv>\w+)\s*:\s*Set(?P<sn>Type|Code|Property|Category|Range|Condition|Cost|Target|Operation"
+    r"|Value|TargetRange)\s*\()"
     r"|(?P<reg>(?:\w+\s*:\s*|Duel\.)RegisterEffect\s*\(\s*(?P<rv>[^,()]+?)\s*[,)])"
     r"|(?P<call>(?P<fn>[A-Za-z_]\w*\.[A-Za-z_]\w*)\s*\()"
     r"|(?P<lcall>(?P<lfn>s\.\w+|c\d+\.\w+)\s*\(\s*c\s*[,)]))"
@@ -285,6 +291,9 @@ def scan(data: bytes, path: str) -> Script:
     if init is None:
         raise ScriptError(path, None, "no initial_effect function")
     out = Script(path)
+    # each body from its parameter list on (the span starts at the function's name)
+    out.functions = {name: (code[code.index("(", s):e], line(s)) for name, (s, e) in funcs.items()
+                     if e - s <= MAX_CONDITION}
     live: dict[str, EffectDecl] = {}
     pos, end = init
     for m in _STMT.finditer(code, pos, end):
@@ -308,11 +317,15 @@ def scan(data: bytes, path: str) -> Script:
                     out.warnings.append(f"{path}:{ln}: unclosed '(' in Set{m.group('sn')}")
                 continue
             # slices of the argument are bounded: nested setters must not copy the rest each time
-            start, stop = m.end(), first_arg_end(code, m.end(), close - 1, match)
             name = m.group("sn")
+            start = m.end()
+            stop = close - 1 if name == "TargetRange" else first_arg_end(code, start, close - 1, match)
             head = code[start:min(stop, start + 600)].strip()
-            d.settings[name] = Setting(" ".join(head.split())[:300], None if name == "Condition" or
+            d.settings[name] = Setting(" ".join(head.split())[:300], None if name in FUNCTION_SETTERS or
                                        stop - start > 500 else const_value(code[start:stop]), ln)
+            if name in ("Cost", "Target", "Operation"):
+                arg = code[start:stop].strip() if stop - start <= MAX_CONDITION else ""
+                d.bodies[name] = out.functions.get(arg, (arg, ln))
             if name == "Condition":
                 body = _condition_body(code[start:stop] if stop - start <= MAX_CONDITION else "", funcs, code)
                 if stop - start > MAX_CONDITION or len(body) > MAX_CONDITION:
@@ -339,6 +352,7 @@ def scan(data: bytes, path: str) -> Script:
         typ = d.get("Type")
         if typ is not None and not typ & ACTIONS and d.settings.get("Code"):
             out.continuous.append((d.settings["Code"].text, d.cond_body))
+            out.never_activated.append(d)
     # a procedure's effect is kept unless its own SetType shows it is never activated
     out.effects = [d for d in out.effects if d.get("Type") is None or d.get("Type") & ACTIONS]
     return out

@@ -348,6 +348,7 @@ def convert_command(path, to, out, follow_symlinks):
 cards.add_command(cardcli.import_cmd)
 cards.add_command(cardcli.audit_cmd)
 cards.add_command(cardcli.migrate_cmd)
+cards.add_command(cardcli.compare_cmd)
 
 
 # options, diff, consistency: the symbolic questions (checks/cli/symbolic.py)

@@ -319,6 +319,8 @@ def audit(imported, ruleset: str, progress=None) -> AuditResult:
         path = rec.script or "?"
         counter = card.kind == "trap:counter"
         for k, d in enumerate(rec.decls):
+            if d is None:
+                continue   # a continuous effect: never activated
             res.effects += 1
             for w in WINDOWS[ruleset]:
                 eng = engine_answer(d, card.kind, counter, w, ruleset, path)

@@ -1,0 +1,155 @@
+"""`cards import` derives the effect model (conditions, costs, targets, operations, continuous
+effects) from scripts written for the purpose (tests/cardpool.py EFFECT_SCRIPTS), each derived
+fact with its script line, and leaves unknown what the vocabulary does not name."""
+import json
+
+import cardpool
+import pytest
+from click.testing import CliRunner
+from ygo_timing.cards import importer
+from ygo_timing.cli.main import main
+
+
+@pytest.fixture(scope="module")
+def pool(tmp_path_factory):
+    return cardpool.build_effects(tmp_path_factory.mktemp("effects"))
+
+
+@pytest.fixture(scope="module")
+def cards(pool):
+    imp = importer.import_pool(*map(str, pool))
+    assert imp.warnings == []
+    return {r.entry["name"]: r.entry for r in imp.records}
+
+
+def effect(cards, name, k=0):
+    return cards[name]["effects"][k]
+
+
+def test_condition_destroy_all_and_the_script_lines(cards):
+    e = effect(cards, "Test Mirror")
+    assert e["condition"] == "opponent_attacks"   # Duel.IsTurnPlayer(1-tp) on an attack declaration
+    assert e["operations"] == [{"do": "destroy", "on": "all", "select": {"side": "opponent", "filter": "attack_position"}}]
+    assert "unknown" not in e
+    assert e["import"]["condition"].endswith("c1101.lua:12") and e["import"]["operations"].endswith("c1101.lua:18")
+
+
+def test_implied_target_negate_attack_then_damage(cards):
+    e = effect(cards, "Test Cylinder")
+    assert e["target"] == {"filter": {"all": [{"quantity": "attacking", "of": "target", "value": True}]}, "implied": "attacker"}
+    assert e["operations"] == [{"do": "negate_attack"},
+                               {"do": "damage", "on": "chosen", "amount": "atk", "to": "opponent", "then": True}]
+
+
+def test_discard_cost_and_negate_destroy(cards):
+    e = effect(cards, "Test Jammer")
+    assert e["cost"] == [{"do": "discard"}] and e["operations"] == [{"do": "negate_destroy"}]
+    assert e["negates_activation"] == "spell"
+    assert e["unknown"] == ["condition"]   # re:IsHasType(...) is not a clause the import reads
+
+
+def test_selected_target_and_a_registered_atk_change(cards):
+    e = effect(cards, "Test Rush")
+    assert e["target"]["filter"]["all"] == [{"quantity": "location", "of": "target", "value": "monster_zone"},
+                                            {"quantity": "face_up", "of": "target", "value": True}]
+    assert e["operations"] == [{"do": "atk_add", "on": "chosen", "amount": 700}]
+
+
+def test_player_and_field_effects_an_operation_registers(cards):
+    assert effect(cards, "Test Wall")["operations"] == [
+        {"do": "no_battle_damage"},
+        {"do": "indestructible_by_battle", "on": "all", "select": {"side": "yours", "filter": "any"}}]
+
+
+def test_lp_cost_battling_condition_and_update_attack(cards):
+    e = effect(cards, "Test Lily")
+    assert e["cost"] == [{"do": "pay_lp", "amount": 2000}]
+    assert e["condition"] == {"quantity": "battling", "of": "self", "value": True}
+    assert e["operations"] == [{"do": "atk_add", "on": "self", "amount": 3000}]
+
+
+def test_continuous_effects(cards):
+    assert [e["apply"] for e in cards["Test Aura"]["effects"]] == [
+        {"do": "atk_modifier", "amount": 500, "on": "all", "select": {"side": "yours", "filter": "any"}},
+        {"do": "indestructible_by_battle"}]
+
+
+def test_a_target_filter_beyond_two_atoms_is_unknown_never_shortened(cards):
+    e = effect(cards, "Test Halver")
+    assert "target" in e["unknown"] and "target" not in e
+    assert e["operations"] == [{"do": "atk_halve", "on": "chosen"}]
+
+
+def test_choices_and_searches_are_unknown(cards):
+    assert "operations" in effect(cards, "Test Chooser")["unknown"]
+    searcher = effect(cards, "Test Searcher")
+    # the Deck is not modelled; the target function's check is an activation condition
+    assert {"operations", "condition"} <= set(searcher["unknown"])
+
+
+def test_half_lp_cost_then_end_battle_phase(cards):
+    e = effect(cards, "Test Gate")
+    assert e["condition"] == "opponent_attacks" and e["cost"] == [{"do": "pay_half_lp"}]
+    assert e["operations"] == [{"do": "negate_attack"}, {"do": "end_battle_phase", "then": True}]
+
+
+def test_banish_cost_from_the_graveyard_and_set_face_down(cards):
+    e = effect(cards, "Test Shifter")
+    assert e["from"] == "graveyard" and e["cost"] == [{"do": "banish_self"}]
+    assert e["operations"] == [{"do": "set_face_down", "on": "chosen"}]
+
+
+def test_condition_atoms(cards):
+    assert effect(cards, "Test Mender")["condition"] == {"all": [
+        "opponent_attacks", {"quantity": "direct_attack", "value": True},
+        {"quantity": "lp", "of": "you", "cmp": "<=", "value": 1000}]}
+    assert effect(cards, "Test Mender")["operations"] == [{"do": "gain_lp", "amount": 1000, "to": "you"}]
+
+
+MIRROR = """ruleset: ocg
+turn: 2
+turn-player: {attacker}
+A monster "Blue-Eyes White Dragon" as BEWD
+B monster "Dark Magician" as DM
+B set "Test Mirror" as TM
+A set "Test Mirror" as TM2
+enter battle phase
+next battle_step
+attack {attack}
+pass {attacker}
+activate B TM
+resolve
+claim location BEWD graveyard
+"""
+
+
+def test_a_play_with_imported_cards_is_judged_end_to_end(tmp_path, pool):
+    """Test Mirror: "When an opponent's monster declares an attack: Destroy all your opponent's
+    Attack Position monsters." (its text in the pool)."""
+    cat = tmp_path / "pool.json"
+    r = CliRunner().invoke(main, ["cards", "import", "--cdb", str(pool[0]), "--scripts", str(pool[1]), "--out", str(cat)])
+    assert r.exit_code == 0, r.output
+    legal = tmp_path / "legal.play"
+    legal.write_text(MIRROR.format(attacker="A", attack="BEWD -> DM"))
+    r = CliRunner().invoke(main, ["check", str(legal), "--cards", str(cat)])
+    assert r.exit_code == 0 and "LEGAL" in r.output.upper(), r.output
+    # on B's own attack the condition fails: the activation is illegal
+    illegal = tmp_path / "illegal.play"
+    illegal.write_text(MIRROR.format(attacker="B", attack="DM -> BEWD").replace("claim location BEWD graveyard\n", ""))
+    r = CliRunner().invoke(main, ["check", str(illegal), "--cards", str(cat)])
+    assert r.exit_code == 1, r.output
+    assert "activate B TM" in r.output and "GEN-5" in r.output
+    # an imported card with an unknown property is never judged
+    unknown = tmp_path / "unknown.play"
+    unknown.write_text(MIRROR.format(attacker="A", attack="BEWD -> DM").replace("Test Mirror", "Test Jammer"))
+    r = CliRunner().invoke(main, ["check", str(unknown), "--cards", str(cat)])
+    assert r.exit_code == 3 and "'Test Jammer' (effect 1 condition" in r.output, r.output
+
+
+def test_coverage_counts_every_property_and_continuous(pool):
+    imp = importer.import_pool(*map(str, pool))
+    cov = imp.coverage
+    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 12   # activated effects
+    assert cov["continuous.apply"] == {"derived": 2, "unknown": 0}
+    assert cov["effect.operations"]["unknown"] == 2 and cov["effect.cost"]["unknown"] == 0
+    assert json.dumps(cov)   # the report is JSON
