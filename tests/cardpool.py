@@ -233,6 +233,7 @@ EFFECT_ROWS = [
     (1110, BOTH, 0, SPELL | QUICKPLAY, 0, 0, 0, 0, "Test Searcher", "Add 1 monster from your Deck to your hand."),
     (1111, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Gate", "When an opponent's monster declares an attack: pay half your LP, then target the attacking monster; negate the attack, then end the Battle Phase."),
     (1112, BOTH, 0, MONSTER | EFFECT, 1200, 1200, 4, 0x1, "Test Shifter", "You can banish this card from your GY, then target 1 monster you control; change it to face-down Defense Position."),
+    (1114, BOTH, 0, MONSTER | NORMAL, 1300, 2000, 3, 0x1, "Test Stone", "A stone soldier."),
     (1113, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Mender", "When your opponent's monster attacks directly while you have 1000 or less LP: gain 1000 LP."),
 ]
 _HEAD = "local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
@@ -481,3 +482,12 @@ end
 def build_effects(tmp_path):
     """(cards.cdb, script dir) of the effect-model pool."""
     return build(tmp_path, EFFECT_ROWS, EFFECT_SCRIPTS)
+
+
+if __name__ == "__main__":   # the demonstration in docs/cards.md: python tests/cardpool.py DIR
+    import pathlib
+    import sys
+    out = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "demo-pool")
+    out.mkdir(parents=True, exist_ok=True)
+    cdb, sdir = build_effects(out)
+    print(f"{cdb}\n{sdir}")

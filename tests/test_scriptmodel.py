@@ -6,6 +6,7 @@ import json
 import cardpool
 import pytest
 from click.testing import CliRunner
+from conftest import ROOT
 from ygo_timing.cards import importer
 from ygo_timing.cli.main import main
 
@@ -129,6 +130,9 @@ def test_a_play_with_imported_cards_is_judged_end_to_end(tmp_path, pool):
     cat = tmp_path / "pool.json"
     r = CliRunner().invoke(main, ["cards", "import", "--cdb", str(pool[0]), "--scripts", str(pool[1]), "--out", str(cat)])
     assert r.exit_code == 0, r.output
+    # the demonstration docs/cards.md gives
+    r = CliRunner().invoke(main, ["check", str(ROOT / "docs" / "examples" / "imported-mirror.play"), "--cards", str(cat)])
+    assert r.exit_code == 0 and "LEGAL under tcg (as expected)" in r.output, r.output
     legal = tmp_path / "legal.play"
     legal.write_text(MIRROR.format(attacker="A", attack="BEWD -> DM"))
     r = CliRunner().invoke(main, ["check", str(legal), "--cards", str(cat)])
@@ -153,3 +157,31 @@ def test_coverage_counts_every_property_and_continuous(pool):
     assert cov["continuous.apply"] == {"derived": 2, "unknown": 0}
     assert cov["effect.operations"]["unknown"] == 2 and cov["effect.cost"]["unknown"] == 0
     assert json.dumps(cov)   # the report is JSON
+
+
+def test_compare_joins_entries_by_passcode_property_by_property(tmp_path, pool):
+    own = {"cards": [
+        {"name": "My Mirror", "type": "trap", "subtype": "normal", "passcode": 1101, "source": "a test",
+         "effects": [{"kind": "activation", "condition": "opponent_attacks",
+                      "operations": [{"do": "destroy", "on": "all", "select": {"side": "opponent", "filter": "any"}}]}]},
+        {"name": "My Gate", "type": "trap", "subtype": "normal", "passcode": 1111, "source": "a test",
+         "effects": [{"kind": "activation", "condition": "opponent_attacks", "cost": [{"do": "pay_half_lp"}],
+                      "target": {"filter": {"quantity": "attacking", "of": "target"}, "implied": "attacker"},
+                      "operations": [{"do": "negate_attack"}, {"do": "end_battle_phase", "then": True}]}]},
+        {"name": "Not In The Pool", "type": "spell", "subtype": "quickplay", "passcode": 99, "source": "a test",
+         "effects": [{"kind": "activation"}]}]}
+    path = tmp_path / "own.json"
+    path.write_text(json.dumps(own))
+    r = CliRunner().invoke(main, ["cards", "compare", "--cdb", str(pool[0]), "--scripts", str(pool[1]),
+                                  "--cards", str(path), "--format", "json"])
+    assert r.exit_code == 1, r.output
+    report = json.loads(r.output[r.output.index("{"):])
+    assert report["cards"] == 2
+    assert report["by_property"]["effect.operations"] == {"agree": 1, "differ": 1}
+    assert report["by_property"]["effect.cost"] == {"agree": 2}
+    # the entries leave timings at none: the import reads the attack declaration's from the event
+    assert {(d["card"], d["property"]) for d in report["differences"]} == {
+        ("My Mirror", "effect.operations"), ("My Mirror", "effect.timings"), ("My Gate", "effect.timings")}
+    [d] = [d for d in report["differences"] if d["property"] == "effect.operations"]
+    assert d["card"] == "My Mirror" and d["property"] == "effect.operations"
+    assert d["imported"][0]["select"]["filter"] == "attack_position"
