@@ -193,8 +193,7 @@ def kinds_used(card):
 NOT_YET_IN_FIXTURES = {
     # no fixture pair yet: no real card with a text found and verified for them so far (what each
     # atom reads is still tested, on a test card, by tests/test_effect_atoms.py)
-    ("continuous", "indestructible_by_effect"),   # Tiras, Keeper of Genesis: its text not found
-    ("operation", "atk_set"), ("operation", "def_set"), ("operation", "def_add"),
+    ("operation", "atk_set"), ("operation", "def_set"),
     ("operation", "def_halve"), ("operation", "def_double"), ("operation", "double_battle_damage"),
     ("operation", "to_graveyard"),
     ("quantity", "attacked"), ("quantity", "battling"), ("quantity", "battle_damage"),
