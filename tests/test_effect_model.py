@@ -196,7 +196,7 @@ NOT_YET_IN_FIXTURES = {
     ("operation", "def_halve"), ("operation", "double_battle_damage"),
     ("operation", "to_graveyard"),
     ("quantity", "attacked"), ("quantity", "battling"), ("quantity", "battle_damage"),
-    ("quantity", "cards"), ("quantity", "monsters"), ("quantity", "hand"), ("quantity", "level"),
+    ("quantity", "monsters"), ("quantity", "hand"), ("quantity", "level"),
     ("quantity", "def"), ("quantity", "original_atk"),
     ("quantity", "original_def"), ("quantity", "special_summoned"),
 }
