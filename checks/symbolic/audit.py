@@ -156,8 +156,11 @@ class Ours:
     """Solver queries for one rule set, cached per (card kind, effect facts, window). Only the
     yes/no costs a query per window; the rule IDs are worked out for disagreements alone."""
 
+    # every fact of an effect the relation reads (a condition's atoms, costs, the target and the
+    # operations too: two effects that differ in any of them must not share an answer)
     FACT_FIELDS = ("kind", "from_", "mandatory", "atk_def", "negates", "trigger_class", "fusion_summon",
-                   "timings", "condition", "ruling_allowed", "no_damage_step")
+                   "timings", "condition", "atoms", "ruling_allowed", "no_damage_step", "costs",
+                   "target_filter", "implied_target", "operations", "apply")
 
     def __init__(self, ruleset: str, timeout_ms: int = 10_000):
         self.ruleset = ruleset
@@ -170,7 +173,7 @@ class Ours:
 
     def key(self, card: catalogue.Card, k: int):
         e = card.effects[k]
-        return json.dumps([card.kind, {f: getattr(e, f) for f in self.FACT_FIELDS}], default=list)
+        return repr((card.kind, tuple(getattr(e, f) for f in self.FACT_FIELDS)))   # frozen dataclasses: a stable repr
 
     def facts(self, card, k, key):
         if key not in self.facts_cache:
@@ -302,7 +305,7 @@ class AuditResult:
 
 # Properties the rules read: an effect with one of these unknown is judged "import incomplete".
 RULE_READ = {"kind", "from", "mandatory", "atk_def", "negates_activation", "trigger_class", "fusion_summon",
-             "timings", "condition", "no_damage_step"}
+             "timings", "condition", "no_damage_step", "cost", "target", "operations"}
 
 
 def audit(imported, ruleset: str, progress=None) -> AuditResult:
