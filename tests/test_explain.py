@@ -1,6 +1,8 @@
 """The explanation's own solver (checking.explain.Own, model.step.explaining): its cores are
 cores of the relation, they do not depend on what the process checked before, and when its
 part of the relation cannot refute a step the whole relation is asked."""
+from functools import cached_property
+
 import z3
 from conftest import FIXTURES
 from ygo_timing.checking import explain
@@ -73,3 +75,27 @@ def test_a_step_the_part_cannot_refute_is_explained_by_the_whole_relation(monkey
         assert r.solve(fixed + core) == z3.unsat
         for k in range(len(core)):
             assert r.solve(fixed + core[:k] + core[k + 1:]) == z3.sat, f"{core[k]} is not needed"
+
+
+def test_the_tester_answers_as_the_relation(monkeypatch):
+    """Every sat/unsat question the explanations ask the tester (the part, a solver apart from
+    the one giving cores) has the relation's solver's answer, on every worked example."""
+    asked, testers, solve, tester = [], [], Run.solve, explain.Explainer.tester.func
+
+    def kept(self):
+        testers.append(tester(self))
+        return testers[-1]
+
+    def both(self, extra, own=None):
+        result = solve(self, extra, own)
+        if any(own is t for t in testers):
+            asked.append((result, solve(self, extra)))
+        return result
+    kept_once = cached_property(kept)
+    kept_once.__set_name__(explain.Explainer, "tester")
+    monkeypatch.setattr(explain.Explainer, "tester", kept_once)
+    monkeypatch.setattr(Run, "solve", both)
+    for path in EXAMPLES:
+        _facts(path)
+    assert asked and {str(a) for a, _ in asked} == {"sat", "unsat"}
+    assert all(a == b for a, b in asked)

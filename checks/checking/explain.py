@@ -7,7 +7,8 @@ the relation's SMT-LIB text. An unsat core depends on everything the solver was 
 the relation's solver serves every play of a process, so its cores would give a play other
 facts in another batch, order or --jobs (docs/robustness.md, item 11). A fresh solver's cores
 depend only on the questions of this one explanation; every other question (sat or unsat) has
-one answer whoever asks it, and goes to the relation's solver, which has it warm.
+one answer whoever asks it: the deletion's go to a second solver on the same part (`tester`,
+cheaper than the relation's solver, which holds every update), the rest to the relation's.
 """
 from __future__ import annotations
 
@@ -64,6 +65,17 @@ class Explainer:
     def own(self) -> Own:
         return Own(self.run.rel.explaining)
 
+    @cached_property
+    def tester(self) -> Own:
+        """A second solver on the same part, asked only sat or unsat in `minimise`'s deletion, so
+        that the core solver (`own`) is asked exactly the questions it would be otherwise. The part
+        is equisatisfiable with the relation on these queries: what it leaves out are update
+        equations `post == f(...)` of state-after variables that nothing kept reads and no
+        assumption names, each defining its variable once and acyclically (the compiled relation
+        evaluates them in order), so a model of the part extends to one of the relation. Its sat
+        queries are several times cheaper than the relation's solver's, which holds every update."""
+        return Own(self.run.rel.explaining)
+
     def explain(self, pre, acts, expected=None):
         """Every restriction the step breaks, and a minimal set of facts behind it. `expected`:
         the rules the compiled step reports broken, confirmed with one query each plus one that
@@ -114,17 +126,18 @@ class Explainer:
         gate = ctx.grant("timing")
         out = []
         for w in vocab.WINDOWS:
-            if self.run.solve(fixed + [ctx.pre.window == vocab.W[w], z3.Not(gate)]) != z3.unsat:
+            if self.run.solve(fixed + [ctx.pre.window == vocab.W[w], z3.Not(gate)], self.tester) != z3.unsat:
                 continue
             rows = [g["rule"] for g in self.run.rel.ruleset.timing_grants if g["window"] == w
-                    and self.run.solve(statics + [z3.Not(matches(ctx, g, eff))]) == z3.unsat]
+                    and self.run.solve(statics + [z3.Not(matches(ctx, g, eff))], self.tester) == z3.unsat]
             out.append((w, sorted(set(rows))))
         return out
 
-    def check(self, terms):
-        result = self.run.solve(terms)
+    def check(self, terms, own=None):
+        """sat or unsat of `terms` on the relation's solver (or `own`); Unknown otherwise."""
+        result = self.run.solve(terms, own)
         if result == z3.unknown:
-            raise Unknown(self.run.rel.solver.reason_unknown())
+            raise Unknown((self.run.rel.solver if own is None else own.solver).reason_unknown())
         return result
 
     def confirmed(self, expected, lits, facts):
@@ -134,7 +147,7 @@ class Explainer:
         if not all(rid in rel.restrictions for rid in expected):
             return None
         rest = [rel.rlits[r] for r in rel.restrictions if r not in expected]
-        if self.check(lits + rest + facts) != z3.sat:
+        if self.check(lits + rest + facts, self.tester) != z3.sat:
             return None
         for rid in expected:
             if self.check(lits + [rel.rlits[rid]] + facts) != z3.unsat:
@@ -143,12 +156,16 @@ class Explainer:
 
     def minimise(self, fixed, facts):
         """A minimal subset of `facts` that `fixed` makes unsat: an unsat core from this
-        explanation's own solver, then each fact of it dropped in turn where the relation's
-        solver finds the rest still unsat (and the own solver's core of the rest shrinks it
-        further). A fact kept is needed: without it the query is sat. The relation's solver
-        is asked only sat or unsat, never for a core, so the result depends only on the
-        query. z3's own core minimisation (core.minimize) is not used: its cores were not
-        always minimal, and it cost half a second on big relations (docs/performance.md)."""
+        explanation's own solver, then each fact of it dropped in turn where the tester (the
+        same part of the relation, equisatisfiable with it) finds the rest still unsat (and
+        the own solver's core of the rest shrinks it further). A fact kept is needed: without
+        it the query is sat. The tester is asked only sat or unsat, never for a core, so the
+        result depends only on the query. z3's own core minimisation (core.minimize) is not
+        used: its cores were not always minimal, and it cost half a second on big relations
+        (docs/performance.md)."""
+        def test(terms):
+            return self.check(terms, self.tester)
+
         core = self.core(fixed, facts, self.own)
         if core is None:   # not refuted by the own solver's part of the relation: the whole of it
             if self.check(fixed + facts) != z3.unsat:
@@ -156,10 +173,11 @@ class Explainer:
             core = self.core(fixed, facts, Own(self.run.rel.text))
             if core is None:
                 raise Unknown("no unsat core for a query the relation refutes")
+            test = self.check   # the part did not answer as the relation: ask the relation
         k = 0
         while k < len(core):
             trial = core[:k] + core[k + 1:]
-            if self.check(fixed + trial) == z3.unsat:
+            if test(fixed + trial) == z3.unsat:
                 shorter = self.core(fixed, trial, self.own)
                 core = trial if shorter is None else shorter
             else:
