@@ -115,12 +115,13 @@ def cost(decl, functions) -> Derived | None:
         else:
             return UNKNOWN
     named = sum(1 for c in paid if c["do"] in ("discard", "tribute"))   # the play names one card at most
-    if not paid or len(paid) > 2 or named > 1 or _METHOD_CHANGES(text):
+    if not paid or len(paid) > 2 or named > 1 or _changes_state(text):
         return UNKNOWN
     return Derived(paid, line)
 
 
-def _METHOD_CHANGES(text: str) -> bool:   # noqa: N802 - reads as the predicate it is
+def _changes_state(text: str) -> bool:
+    """Whether a cost function calls a card method that changes something, or registers an effect."""
     return any(not HARMLESS_METHODS.match(n) and n != "RegisterEffect" for n in _METHOD.findall(text)) \
         or ":RegisterEffect" in text.replace(" ", "")
 
