@@ -419,10 +419,11 @@ _loaded: OrderedDict = OrderedDict()   # (rule set, sizes, removed rules) -> Eva
 MEMORY = 32   # evaluators kept in memory: a corpus of 2-20 card set-ups uses some 30 size buckets
 
 
-def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozenset()) -> Evaluator | None:
+def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozenset(),
+              nforced: int = 0) -> Evaluator | None:
     """The compiled relation for these (bucketed) sizes, from memory, disk or built; None if the
     terms hold something the compiler does not handle (then the solver checks every step)."""
-    key = (name, ncards, neffects, without)
+    key = (name, ncards, neffects, without, nforced)
     if key in _loaded:
         _loaded.move_to_end(key)
         return _loaded[key]
@@ -443,7 +444,7 @@ def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozen
             pass
     from .step import relation
     try:
-        source = generate(relation(name, ncards, neffects, without))
+        source = generate(relation(name, ncards, neffects, without, nforced))
     except CompileError:
         _loaded[key] = None
         return None

@@ -173,6 +173,7 @@ class Statics:
         self.orig_def = f("original_def", Int, Int)
         # per effect, and per slot (effect * slots + k)
         self.alternatives = f("condition_alternatives", Int, Int)
+        self.forced = f("forced_effect", Int, Int)   # per forced slot: the mandatory trigger with atoms
         self.targets = f("targets", Int, Bool)
         self.implied = f("target_implied", Int, Int)   # vocab.OPERATION_ON index, -1: the play chooses
         self.atoms = {prefix: {name: f(f"{prefix}_{name}", Int, Int) for name in ATOM_FIELDS}

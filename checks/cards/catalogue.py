@@ -212,10 +212,6 @@ def parse_effect(value, doc, path, where, what) -> Effect:
     if e.condition == "summoned" and e.kind != "trigger":
         # the event makes a Trigger Effect pending (GEN-8); on any other kind it would hold always
         r.fail("condition", f"{w}: condition 'summoned' is the event of a Trigger Effect; kind is {e.kind!r}, expected 'trigger'")
-    if e.atoms and e.mandatory and e.kind in ("trigger", "flip"):
-        r.fail("condition", f"{w}: a mandatory Trigger Effect's condition is its event alone (the relation "
-                            "places triggers by their event; docs/cards-format.md says why); its other atoms "
-                            "cannot be checked before it is forced")
     e.ruling_allowed = r.get(d, "ruling_allowed", bool, False, what=w)
     e.no_damage_step = r.get(d, "no_damage_step", bool, False, what=w)
     e.text = r.get(d, "text", str, "", what=w)

@@ -350,8 +350,6 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str, fu
         atoms = [] if cond is None or only_until else scriptmodel.condition_atoms(body)
         stated = None if atoms is None else scriptmodel.condition(
             base, atoms, codev == E["EVENT_ATTACK_ANNOUNCE"] and not single)
-        if e.get("mandatory") and ekind in ("trigger", "flip") and not isinstance(stated, str):
-            stated = None   # a mandatory trigger's condition is its event alone (docs/cards-format.md)
         if not single and codev in FIELD_UNSETTLED:
             unknown.append("condition")
         elif stated is None:

@@ -41,6 +41,11 @@ class Universe:
                             {a.value for c in self.cards for e in c.effects for alt in e.atoms + ((e.target_filter or ()),)
                              for a in alt if a.quantity == "archetype"})
         self.archetype_id = {a: n + 1 for n, a in enumerate(archetypes)}
+        # mandatory triggers with condition atoms: each needs a forced slot of the relation
+        # (model/rules/activation.places_trigger); slots come in pairs, so plays share relations
+        self.forced = [e for e, (_, _, eff) in enumerate(self.effects)
+                       if eff.mandatory and eff.atoms and eff.kind in ("trigger", "flip")]
+        self.nforced = -(-len(self.forced) // 2) * 2
 
     def card(self, label, line):
         if label is None:
@@ -70,8 +75,11 @@ class Fact:
     text: str             # how an explanation shows it ("" for bookkeeping facts)
 
 
-def static_facts(uni: Universe, play: Play, neffects: int) -> list[Fact]:
-    """Every fact that holds for the whole play; `neffects` is the relation's effect slots."""
+def static_facts(uni: Universe, play: Play, neffects: int, nforced: int) -> list[Fact]:
+    """Every fact that holds for the whole play; `neffects` and `nforced` are the relation's
+    effect slots and forced slots (Universe.nforced)."""
+    if len(uni.forced) > nforced:
+        raise ValueError(f"{len(uni.forced)} mandatory triggers with condition atoms; the relation has {nforced} slots")
     out = [Fact("turn", None, play.turn, f"turn {play.turn} (line {play.line_of.get('turn', '-')})"),
            Fact("turn_player", None, vocab.PLAYERS.index(play.turn_player),
                 f"turn player {play.turn_player} (line {play.line_of.get('turn_player', '-')})")]
@@ -104,6 +112,8 @@ def static_facts(uni: Universe, play: Play, neffects: int) -> list[Fact]:
     for e in range(len(uni.effects), neffects):
         out.append(Fact("effect_card", e, NONE, ""))
         out += [Fact(fn, e if k is None else e * wording.SLOT_WIDTH[fn] + k, value, "") for fn, k, value in empty]
+    # the relation's forced slots: a spare one names no effect
+    out += [Fact("forced_effect", k, uni.forced[k] if k < len(uni.forced) else NONE, "") for k in range(nforced)]
     return out
 
 

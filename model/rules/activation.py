@@ -19,11 +19,32 @@ def condition_holds(ctx, eff, st, target):
     return z3.And(event_holds(ctx, eff, st), atoms_hold(ctx, eff, st, target))
 
 
+def places_trigger(ctx, eff: int, st):
+    """The trigger of effect `eff` becomes pending in `st` (tables.py, GEN-8): its event holds
+    and, for a mandatory one, its atoms too ("if this card battled a Warrior monster"): once
+    pending it is forced (GEN-9). An optional trigger's atoms are checked when it is activated
+    (GEN-5). Atoms are built only for the relation's forced slots, each naming one mandatory
+    trigger with atoms (fact `forced_effect`): building them for every effect in every window
+    made the compiled step functions six times larger (docs/performance.md). A mandatory trigger
+    with atoms that no slot names is never pending (the checks give every such effect a slot)."""
+    def build():
+        S = ctx.S
+        slots = [z3.And(S.forced(k) == eff, forced_atoms(ctx, k, st)) for k in range(ctx.nforced)]
+        atoms = z3.Or(z3.Not(S.mandatory(eff)), S.alternatives(eff) == 0, *slots)
+        return z3.And(event_holds(ctx, eff, st), atoms)
+    return once(ctx, ("places", eff, st.prefix), build)
+
+
+def forced_atoms(ctx, k, st):
+    """The atoms of the mandatory trigger forced slot `k` names hold in `st` (nothing it targets
+    is chosen yet)."""
+    return once(ctx, ("forced", k, st.prefix),
+                lambda: atoms_hold(ctx, ctx.S.forced(k), st, z3.IntVal(NONE)))
+
+
 def event_holds(ctx, eff, st):
-    """The effect's event (vocab.CONDITIONS) holds in `st`: all that places a trigger (tables.py).
-    A trigger's other atoms are checked when it is activated: building them for every effect in
-    every window would make each step's compiled function ten times larger (docs/performance.md),
-    so a mandatory trigger's condition is its event alone (checks/cards/effect_format.py)."""
+    """The effect's event (vocab.CONDITIONS) holds in `st` (with a mandatory trigger's atoms, what
+    places a trigger: places_trigger)."""
     key = ("event", eff if isinstance(eff, int) else eff.get_id(), st.prefix)
     return once(ctx, key, lambda: _event_holds(ctx, eff, st))
 

@@ -108,6 +108,7 @@ class Ctx:
     ruleset: "object"
     ncards: int
     neffects: int
+    nforced: int = 0   # slots for mandatory triggers with condition atoms (activation.places_trigger)
     pre: State = field(init=False)
     post: State = field(init=False)
     act: Action = field(init=False)

@@ -12,7 +12,7 @@ Those are the places where TCG and OCG differ as data.
 import z3
 
 from .. import vocab
-from .activation import can_trigger_there, event_holds
+from .activation import can_trigger_there, places_trigger
 from .base import Update
 from .calc import battler_gone
 from .chain import closing, is_trigger, second_pass
@@ -116,6 +116,6 @@ def build(ctx, lit):
             w = vocab.W[g["window"]]
             there = z3.And(can_trigger_there(ctx, e, post), face_up_to_trigger(ctx, e, post))
             when = z3.And(entering, post.window == w, is_trigger(ctx, e), matches(ctx, g, e),
-                          event_holds(ctx, e, post), there, z3.Not(no_calc))
+                          places_trigger(ctx, e, post), there, z3.Not(no_calc))
             updates.append((g["rule"], Update("trig", e, when, z3.BoolVal(True))))
     return restrictions, grants, updates

@@ -5,7 +5,7 @@ import z3
 
 from .. import vocab
 from ..state import NONE
-from .activation import event_trigger
+from .activation import event_trigger, places_trigger
 from .base import Update, part, rule
 from .chain import is_trigger
 from .resolution import PRIORITY as RESOLUTION
@@ -66,7 +66,7 @@ def gen8_event(ctx):
                      ctx.sel(pre.loc, t, z3.IntVal(0)) != MZ)
     keeps = ctx.is_("resolve_link", "retarget", "stop_attack")
     return [Update("trig", e, z3.And(event_trigger(ctx, e),
-                                     z3.Or(z3.And(summons, S.inst(e) == t),
+                                     z3.Or(z3.And(summons, S.inst(e) == t, places_trigger(ctx, e, ctx.post)),
                                            z3.And(keeps, pre.trig[e]))),
                    z3.BoolVal(True))
             for e in ctx.effects]
