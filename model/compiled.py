@@ -420,10 +420,10 @@ MEMORY = 32   # evaluators kept in memory: a corpus of 2-20 card set-ups uses so
 
 
 def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozenset(),
-              nforced: int = 0) -> Evaluator | None:
+              nwatched: int = 0) -> Evaluator | None:
     """The compiled relation for these (bucketed) sizes, from memory, disk or built; None if the
     terms hold something the compiler does not handle (then the solver checks every step)."""
-    key = (name, ncards, neffects, without, nforced)
+    key = (name, ncards, neffects, without, nwatched)
     if key in _loaded:
         _loaded.move_to_end(key)
         return _loaded[key]
@@ -444,7 +444,7 @@ def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozen
             pass
     from .step import relation
     try:
-        source = generate(relation(name, ncards, neffects, without, nforced))
+        source = generate(relation(name, ncards, neffects, without, nwatched))
     except CompileError:
         _loaded[key] = None
         return None

@@ -19,9 +19,9 @@ import z3
 ROOT = Path(__file__).parent
 
 
-def key(fmt: str, name: str, ncards: int, neffects: int, without: frozenset, nforced: int = 0) -> str:
+def key(fmt: str, name: str, ncards: int, neffects: int, without: frozenset, nwatched: int = 0) -> str:
     h = hashlib.sha256(f"{fmt}|{z3.get_version_string()}|{name}|{ncards}|{neffects}|"
-                       f"{sorted(without)}|{nforced}|{sources()}".encode())
+                       f"{sorted(without)}|{nwatched}|{sources()}".encode())
     return h.hexdigest()[:32]
 
 

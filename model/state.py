@@ -173,7 +173,7 @@ class Statics:
         self.orig_def = f("original_def", Int, Int)
         # per effect, and per slot (effect * slots + k)
         self.alternatives = f("condition_alternatives", Int, Int)
-        self.forced = f("forced_effect", Int, Int)   # per forced slot: the mandatory trigger with atoms
+        self.watched = f("watched_effect", Int, Int)   # per watched slot: the effect whose atoms it builds
         self.targets = f("targets", Int, Bool)
         self.implied = f("target_implied", Int, Int)   # vocab.OPERATION_ON index, -1: the play chooses
         self.atoms = {prefix: {name: f(f"{prefix}_{name}", Int, Int) for name in ATOM_FIELDS}
@@ -190,6 +190,7 @@ class Statics:
         self.cont = f("continuous", Int, Int)
         self.cont_on = f("continuous_on", Int, Int)
         self.cont_amount = f("continuous_amount", Int, Int)
+        self.cont_watch = f("continuous_watch", Int, Int)   # 1 + its watched slot; 0: no condition
         # which monsters an operation's or a continuous effect's `select` picks, per slot
         self.select = {prefix: {name: f(f"{prefix}_{name}", Int, Int) for name in SELECT_FIELDS}
                        for prefix in ("operation", "continuous")}

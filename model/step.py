@@ -23,10 +23,10 @@ FORMAT = 3   # bump when the cached relation's shape changes
 
 class StepRelation:
     def __init__(self, ruleset: rulesets.RuleSet, ncards: int, neffects: int, without: frozenset = frozenset(),
-                 nforced: int = 0):
+                 nwatched: int = 0):
         self.ruleset = ruleset
         self.equalities = {}   # (variable id, value) -> term, for the concrete checks (check.Run)
-        self.ctx = ctx = Ctx(ruleset, ncards, neffects, nforced)
+        self.ctx = ctx = Ctx(ruleset, ncards, neffects, nwatched)
         ids = [r for r in ruleset.rules if r not in without]
         self.lits = {rid: z3.Bool(f"rule:{rid}") for rid in ids}
         # restrictions have literals of their own, so that each can be tested alone
@@ -176,8 +176,8 @@ def bucket(n: int, step: int = 4) -> int:
 
 @lru_cache(maxsize=16)
 def relation(name: str, ncards: int, neffects: int, without: frozenset = frozenset(),
-             nforced: int = 0) -> StepRelation:
-    return StepRelation(rulesets.load(name), bucket(ncards), bucket(neffects), without, nforced)
+             nwatched: int = 0) -> StepRelation:
+    return StepRelation(rulesets.load(name), bucket(ncards), bucket(neffects), without, nwatched)
 
 
 class LoadedRelation:
@@ -186,10 +186,10 @@ class LoadedRelation:
     read back from the disk cache: z3 parses SMT-LIB in milliseconds, where building the terms takes a second or more.
     Constants and functions are z3's by name, so the terms are the ones a fresh `Ctx` makes."""
 
-    def __init__(self, data: dict, ruleset: rulesets.RuleSet, ncards: int, neffects: int, nforced: int = 0):
+    def __init__(self, data: dict, ruleset: rulesets.RuleSet, ncards: int, neffects: int, nwatched: int = 0):
         self.ruleset = ruleset
         self.equalities = {}
-        self.ctx = ctx = Ctx(ruleset, ncards, neffects, nforced)
+        self.ctx = ctx = Ctx(ruleset, ncards, neffects, nwatched)
         self.lits = {rid: z3.Bool(f"rule:{rid}") for rid in data["lits"]}
         self.rlits = {rid: z3.Bool(f"restrict:{rid}") for rid in data["lits"]}
         ctx._lits = self.lits
@@ -225,19 +225,19 @@ def _dump(rel: StepRelation) -> str:
 
 
 @lru_cache(maxsize=16)
-def solver_relation(name: str, ncards: int, neffects: int, without: frozenset = frozenset(), nforced: int = 0):
+def solver_relation(name: str, ncards: int, neffects: int, without: frozenset = frozenset(), nwatched: int = 0):
     """The relation for concrete checks: from the disk cache (next to the compiled relation's,
     keyed the same way) when it is there, else built (and cached)."""
     ncards, neffects = bucket(ncards), bucket(neffects)
     folder = diskcache.folder() if not without else None   # removals are one-off: not worth the disk
-    path = folder / f"solver-{diskcache.key(f'solver-{FORMAT}', name, ncards, neffects, without, nforced)}.json" \
+    path = folder / f"solver-{diskcache.key(f'solver-{FORMAT}', name, ncards, neffects, without, nwatched)}.json" \
         if folder else None
     if path and path.is_file():
         try:
-            return LoadedRelation(json.loads(path.read_text("utf-8")), rulesets.load(name), ncards, neffects, nforced)
+            return LoadedRelation(json.loads(path.read_text("utf-8")), rulesets.load(name), ncards, neffects, nwatched)
         except Exception:   # a damaged cache file is rebuilt, never trusted
             pass
-    rel = relation(name, ncards, neffects, without, nforced)
+    rel = relation(name, ncards, neffects, without, nwatched)
     if path:
         diskcache.write_atomically(path, _dump(rel).encode("utf-8"))
     return rel

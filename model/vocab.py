@@ -173,7 +173,7 @@ CARD_QUANTITIES = (
     "attacked", "special_summoned",
 )
 PLAYER_QUANTITIES = ("lp", "monsters", "cards", "hand", "battle_damage", "turn")
-GAME_QUANTITIES = ("direct_attack", "chain_length")
+GAME_QUANTITIES = ("direct_attack", "chain_length", "damage_step")
 QUANTITIES = ("nothing",) + CARD_QUANTITIES + PLAYER_QUANTITIES + GAME_QUANTITIES
 Q = {name: i for i, name in enumerate(QUANTITIES)}
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")

@@ -52,6 +52,9 @@ def test_the_schema_names_exactly_the_vocabulary():
 GOOD = [
     # a mandatory trigger's atoms decide whether it is owed (model/rules/activation.places_trigger)
     dict(kind="trigger", mandatory=True, condition={"all": ["attacked", {"quantity": "face_up", "of": "attacker"}]}),
+    # a continuous effect applies while its atoms hold (effects.continuous_condition)
+    dict(kind="continuous", condition={"all": [{"quantity": "attacking", "of": "self"}, {"quantity": "damage_step"}]},
+         apply={"do": "atk_modifier", "amount": 500}),
     dict(condition={"all": ["attacked", {"quantity": "atk", "of": "attacker", "cmp": ">=", "value": 2000}]}),
     dict(condition={"any": [{"quantity": "attribute", "of": "battle_opponent", "value": "DARK"},
                             {"quantity": "lp", "of": "you", "cmp": "<=", "value": 2000}]}),
@@ -94,6 +97,8 @@ SEMANTIC = [
     (dict(condition={"any": [{"all": [{"quantity": "level", "value": n}, {"quantity": "atk", "value": n}]}
                              for n in range(1, 4)]}), "at most 2 alternatives"),
     (dict(atk_def="direct", operations=[{"do": "destroy"}]), "no operation changes ATK or DEF"),
+    (dict(kind="continuous", condition="attacked", apply={"do": "atk_modifier", "amount": 500}),
+     "a continuous effect applies while its condition's atoms hold"),
     (dict(timings=["during_calc"], text="Before damage calculation: destroy it."), "the effect's text does not name it"),
     (dict(target={"filter": {"quantity": "face_up", "of": "attacker"}}), "a target's filter is about the target"),
     (dict(operations=[{"do": "destroy", "then": True}]), "the first operation has no operation before it"),
@@ -202,7 +207,7 @@ NOT_YET_IN_FIXTURES = {
     # this operation doubles only what its controller takes
     ("operation", "double_battle_damage"),
     ("operation", "to_graveyard"),
-    ("quantity", "attacked"), ("quantity", "battling"), ("quantity", "battle_damage"),
+    ("quantity", "battling"), ("quantity", "battle_damage"),
     ("quantity", "monsters"), ("quantity", "hand"), ("quantity", "level"),
     ("quantity", "original_atk"),
     ("quantity", "original_def"), ("quantity", "special_summoned"),
@@ -228,9 +233,10 @@ def test_every_effect_kind_has_a_legal_and_an_illegal_fixture():
     assert sorted(NOT_YET_IN_FIXTURES - missing) == [], "covered now: remove from NOT_YET_IN_FIXTURES"
 
 
-def test_each_mandatory_trigger_with_atoms_takes_a_forced_slot():
-    # model/rules/activation.places_trigger: only forced slots build a mandatory trigger's atoms,
-    # so every such effect of a play needs one (slots in pairs), and a play without pays nothing
+def test_each_effect_with_a_watched_condition_takes_a_watched_slot():
+    # model/rules/effects.watched_atoms: only watched slots build atoms in every state, so every
+    # mandatory trigger with atoms and every continuous effect with a condition needs one (slots
+    # in pairs), and a play without such an effect pays nothing
     from ygo_timing.checking.facts import Universe, static_facts
     from ygo_timing.inputs.play import parse_text
     cards = catalogue.builtin()
@@ -238,12 +244,17 @@ def test_each_mandatory_trigger_with_atoms_takes_a_forced_slot():
     def universe(*names):
         setup = "".join(f'{"AB"[k % 2]} monster "{n}" as C{k}\n' for k, n in enumerate(names))
         return Universe(parse_text(f"source: test\nturn: 2\nturn-player: A\n{setup}enter battle phase\n", "<t>"), cards)
-    assert universe("Dark Magician", "Blue-Eyes White Dragon").nforced == 0
+    assert universe("Dark Magician", "Blue-Eyes White Dragon").nwatched == 0
     one = universe("Ryu Kokki", "Dark Magician")
-    assert (one.forced, one.nforced) == ([0], 2)
+    assert (one.watched, one.nwatched) == ([0], 2)
     three = universe("Ryu Kokki", "Getsu Fuhma", "Ryu Kokki")
-    assert (len(three.forced), three.nforced) == (3, 4)
-    facts = {f.arg: f.value for f in static_facts(one, one.play, 4, 2) if f.fn == "forced_effect"}
+    assert (len(three.watched), three.nwatched) == (3, 4)
+    facts = {f.arg: f.value for f in static_facts(one, one.play, 4, 2) if f.fn == "watched_effect"}
     assert facts == {0: 0, 1: -1}
     with pytest.raises(ValueError):   # a relation with too few slots is refused, never silently used
         static_facts(three, three.play, 4, 2)
+    # Steamroid's two continuous effects: each continuous slot names its watched slot (1-based)
+    steam = universe("Dark Magician", "Steamroid")
+    assert (steam.watched, steam.nwatched) == ([0, 1], 2)   # Dark Magician has no effect
+    watch = {f.arg: f.value for f in static_facts(steam, steam.play, 4, 2) if f.fn == "continuous_watch"}
+    assert {k: v for k, v in watch.items() if v} == {1 * vocab.MAX_CONTINUOUS: 1, 1 * vocab.MAX_CONTINUOUS + 1: 2}

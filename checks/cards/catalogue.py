@@ -209,6 +209,11 @@ def parse_effect(value, doc, path, where, what) -> Effect:
             r.fail("timings", f"{w}: timing {short(t)}; expected one of: {', '.join(vocab.TIMINGS)}")
     e.timings = tuple(timings)
     e.condition, e.atoms = effect_format.parse_condition(r, d.get("condition", "none"), w)
+    if e.kind == "continuous" and e.condition != "none":
+        # an event is what happened: it places a trigger; a continuous effect applies while a state holds
+        r.fail("condition", f"{w}: a continuous effect applies while its condition's atoms hold; event "
+                            f"{e.condition!r} places a trigger (write the state as atoms, e.g. "
+                            "{'quantity': 'attacking', 'of': 'self'})")
     if e.condition == "summoned" and e.kind != "trigger":
         # the event makes a Trigger Effect pending (GEN-8); on any other kind it would hold always
         r.fail("condition", f"{w}: condition 'summoned' is the event of a Trigger Effect; kind is {e.kind!r}, expected 'trigger'")

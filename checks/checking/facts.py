@@ -14,6 +14,11 @@ from ygo_timing.model import vocab
 from ygo_timing.model.state import NONE
 
 
+def watched(eff) -> bool:
+    """The relation builds this effect's atoms in every state (Universe.watched)."""
+    return bool(eff.atoms) and ((eff.mandatory and eff.kind in ("trigger", "flip")) or eff.apply is not None)
+
+
 class Universe:
     """The play's cards as solver indexes, and the facts about them."""
 
@@ -41,11 +46,11 @@ class Universe:
                             {a.value for c in self.cards for e in c.effects for alt in e.atoms + ((e.target_filter or ()),)
                              for a in alt if a.quantity == "archetype"})
         self.archetype_id = {a: n + 1 for n, a in enumerate(archetypes)}
-        # mandatory triggers with condition atoms: each needs a forced slot of the relation
-        # (model/rules/activation.places_trigger); slots come in pairs, so plays share relations
-        self.forced = [e for e, (_, _, eff) in enumerate(self.effects)
-                       if eff.mandatory and eff.atoms and eff.kind in ("trigger", "flip")]
-        self.nforced = -(-len(self.forced) // 2) * 2
+        # effects whose condition atoms every state must build (model/rules/effects.watched_atoms):
+        # a mandatory trigger's decide whether it is owed, a continuous effect's whether it
+        # applies; each takes a watched slot, and slots come in pairs so that plays share relations
+        self.watched = [e for e, (_, _, eff) in enumerate(self.effects) if watched(eff)]
+        self.nwatched = -(-len(self.watched) // 2) * 2
 
     def card(self, label, line):
         if label is None:
@@ -75,11 +80,11 @@ class Fact:
     text: str             # how an explanation shows it ("" for bookkeeping facts)
 
 
-def static_facts(uni: Universe, play: Play, neffects: int, nforced: int) -> list[Fact]:
-    """Every fact that holds for the whole play; `neffects` and `nforced` are the relation's
-    effect slots and forced slots (Universe.nforced)."""
-    if len(uni.forced) > nforced:
-        raise ValueError(f"{len(uni.forced)} mandatory triggers with condition atoms; the relation has {nforced} slots")
+def static_facts(uni: Universe, play: Play, neffects: int, nwatched: int) -> list[Fact]:
+    """Every fact that holds for the whole play; `neffects` and `nwatched` are the relation's
+    effect slots and watched slots (Universe.nwatched)."""
+    if len(uni.watched) > nwatched:
+        raise ValueError(f"{len(uni.watched)} effects with watched conditions; the relation has {nwatched} slots")
     out = [Fact("turn", None, play.turn, f"turn {play.turn} (line {play.line_of.get('turn', '-')})"),
            Fact("turn_player", None, vocab.PLAYERS.index(play.turn_player),
                 f"turn player {play.turn_player} (line {play.line_of.get('turn_player', '-')})")]
@@ -90,6 +95,11 @@ def static_facts(uni: Universe, play: Play, neffects: int, nforced: int) -> list
         applies = [e.apply for e in card.effects if e.apply is not None]
         out += [Fact(fn, i * vocab.MAX_CONTINUOUS + k, value, text)
                 for fn, k, value, text in wording.continuous_facts(spec.label, applies)]
+        conditioned = [k for k, e in enumerate(card.effects, start=1) if e.apply is not None]
+        for k in range(vocab.MAX_CONTINUOUS):   # a condition's words are its effect's (slot_facts)
+            e = uni.eff_id[(i, conditioned[k])] if k < len(conditioned) else None
+            out.append(Fact("continuous_watch", i * vocab.MAX_CONTINUOUS + k,
+                            uni.watched.index(e) + 1 if e in uni.watched else 0, ""))
     # "no card" (NONE) is an index too: a term may read a static of it (an absent attack target's
     # controller); the compiled relation reads an absent fact as 0, so the solver is told the same
     per_card = {f.fn: isinstance(f.value, bool) for f in out if f.arg is not None}
@@ -112,8 +122,8 @@ def static_facts(uni: Universe, play: Play, neffects: int, nforced: int) -> list
     for e in range(len(uni.effects), neffects):
         out.append(Fact("effect_card", e, NONE, ""))
         out += [Fact(fn, e if k is None else e * wording.SLOT_WIDTH[fn] + k, value, "") for fn, k, value in empty]
-    # the relation's forced slots: a spare one names no effect
-    out += [Fact("forced_effect", k, uni.forced[k] if k < len(uni.forced) else NONE, "") for k in range(nforced)]
+    # the relation's watched slots: a spare one names no effect
+    out += [Fact("watched_effect", k, uni.watched[k] if k < len(uni.watched) else NONE, "") for k in range(nwatched)]
     return out
 
 

@@ -34,7 +34,7 @@ class Run:
         self.ncards, self.neffects = bucket(max(1, len(self.uni.specs))), bucket(max(1, len(self.uni.effects)))
         self.layout = layout(self.ncards, self.neffects)
         self.names = [name for name, _ in self.layout]
-        self.facts = static_facts(self.uni, play, self.neffects, self.uni.nforced)
+        self.facts = static_facts(self.uni, play, self.neffects, self.uni.nwatched)
         self.index = {name: k for k, name in enumerate(self.names)}
         self.state = initial_state(self.layout, self.uni, play)
         setup = {name: ("set-up", None) for name in self.names}
@@ -65,7 +65,7 @@ class Run:
     # the solver side is built only when a step needs the solver
     @cached_property
     def rel(self):
-        rel = solver_relation(self.ruleset, self.ncards, self.neffects, self.without, self.uni.nforced)
+        rel = solver_relation(self.ruleset, self.ncards, self.neffects, self.without, self.uni.nwatched)
         self.deadline.check("building the step relation")
         return rel
 
@@ -91,7 +91,7 @@ class Run:
 
     @cached_property
     def evaluator(self):
-        ev = compiled.evaluator(self.ruleset, self.ncards, self.neffects, self.without, self.uni.nforced)
+        ev = compiled.evaluator(self.ruleset, self.ncards, self.neffects, self.without, self.uni.nwatched)
         self.deadline.check("compiling the step relation")
         return ev
 

@@ -164,7 +164,7 @@ WHO = {"self": "this card", "attacker": "the attacker", "attack_target": "the at
 TRUTH_WORDS = {"face_up": "face-up", "defense_position": "in Defense Position", "yours": "controlled by its controller",
                "battling": "battling", "attacking": "attacking", "attacked": "attacked",
                "special_summoned": "Special Summoned this turn", "turn": "the turn player",
-               "direct_attack": "a direct attack"}
+               "direct_attack": "a direct attack", "damage_step": "the Damage Step"}
 NAMED_VALUES = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
                 "card_type": vocab.CARD_TYPES}
 
@@ -176,6 +176,8 @@ def atom_words(a) -> str:
         yes = (a.cmp == "==") == bool(a.value)
         if a.quantity == "direct_attack":
             return f"the attack {'is' if yes else 'is not'} a direct attack"
+        if a.quantity == "damage_step":
+            return f"it {'is' if yes else 'is not'} the Damage Step"
         return f"{who} {'is' if yes else 'is not'} {TRUTH_WORDS[a.quantity]}"
     lhs = f"{who}'s {a.quantity.replace('_', ' ').replace('atk', 'ATK').replace('def', 'DEF')}"
     rhs = NAMED_VALUES[a.quantity][a.value].replace("_", " ") if a.quantity in NAMED_VALUES else a.value

@@ -164,7 +164,7 @@ class Ours:
 
     def __init__(self, ruleset: str, timeout_ms: int = 10_000):
         self.ruleset = ruleset
-        self.rel = relation(ruleset, 1, 1, nforced=2)   # room for a mandatory trigger's atoms
+        self.rel = relation(ruleset, 1, 1, nwatched=2)   # room for a mandatory trigger's atoms
         self.timeout_ms = timeout_ms
         self.cache, self.why_cache, self.facts_cache = {}, {}, {}
         self.queries = 0
@@ -182,7 +182,7 @@ class Ours:
             play = Play(path="<audit>", cards=[CardSpec("X", card.name, "A", "monster_zone", True, False,
                                                         None, None, [], 0)])
             ctx = self.rel.ctx
-            facts = static_facts(Universe(play, {card.name: one}), play, ctx.neffects, ctx.nforced)
+            facts = static_facts(Universe(play, {card.name: one}), play, ctx.neffects, ctx.nwatched)
             statics = [t for t, _ in fact_terms(ctx.S, facts)]
             self.facts_cache[key] = statics + [ctx.act.kind == A["activate"], ctx.act.eff == 0]
         return self.facts_cache[key]

@@ -93,7 +93,7 @@ def satisfiable(name: str, timeout_s: float, max_steps: int = 16) -> dict:
     play = scenario_play(SAT_SCENARIO, "<battle>")
     cards = catalogue_cards()
     uni = Universe(play, cards)
-    rel = relation(name, len(uni.specs), len(uni.effects), nforced=uni.nforced)
+    rel = relation(name, len(uni.specs), len(uni.effects), nwatched=uni.nwatched)
     facts = fact_list(rel, uni, play)
     traj = unroll.Trajectory(rel, "s_", start_state(rel, uni, play), facts)
     s = z3.Solver()

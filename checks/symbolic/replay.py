@@ -45,7 +45,7 @@ def fine_of(a: str, b: str):
 
 def fact_list(rel, uni, play) -> list:
     """The play's static facts as terms over the relation's Statics (check's own facts)."""
-    return [t for t, _ in fact_terms(rel.ctx.S, static_facts(uni, play, rel.ctx.neffects, rel.ctx.nforced))]
+    return [t for t, _ in fact_terms(rel.ctx.S, static_facts(uni, play, rel.ctx.neffects, rel.ctx.nwatched))]
 
 
 def start_state(rel, uni, play) -> dict:

@@ -7,7 +7,7 @@ from .. import vocab
 from ..state import NONE
 from .base import once, rule
 from .chain import is_trigger
-from .effects import atoms_hold
+from .effects import atoms_hold, watched_atoms
 
 MZ, STZ, FZ, HAND, GY, BAN = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "field_zone", "hand",
                                                    "graveyard", "banished"))
@@ -23,23 +23,14 @@ def places_trigger(ctx, eff: int, st):
     """The trigger of effect `eff` becomes pending in `st` (tables.py, GEN-8): its event holds
     and, for a mandatory one, its atoms too ("if this card battled a Warrior monster"): once
     pending it is forced (GEN-9). An optional trigger's atoms are checked when it is activated
-    (GEN-5). Atoms are built only for the relation's forced slots, each naming one mandatory
-    trigger with atoms (fact `forced_effect`): building them for every effect in every window
-    made the compiled step functions six times larger (docs/performance.md). A mandatory trigger
-    with atoms that no slot names is never pending (the checks give every such effect a slot)."""
+    (GEN-5). A mandatory trigger with atoms that no watched slot names is never pending (the
+    checks give every such effect a slot: checking/facts.Universe)."""
     def build():
         S = ctx.S
-        slots = [z3.And(S.forced(k) == eff, forced_atoms(ctx, k, st)) for k in range(ctx.nforced)]
+        slots = [z3.And(S.watched(k) == eff, watched_atoms(ctx, k, st)) for k in range(ctx.nwatched)]
         atoms = z3.Or(z3.Not(S.mandatory(eff)), S.alternatives(eff) == 0, *slots)
         return z3.And(event_holds(ctx, eff, st), atoms)
     return once(ctx, ("places", eff, st.prefix), build)
-
-
-def forced_atoms(ctx, k, st):
-    """The atoms of the mandatory trigger forced slot `k` names hold in `st` (nothing it targets
-    is chosen yet)."""
-    return once(ctx, ("forced", k, st.prefix),
-                lambda: atoms_hold(ctx, ctx.S.forced(k), st, z3.IntVal(NONE)))
 
 
 def event_holds(ctx, eff, st):

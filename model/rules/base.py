@@ -108,7 +108,7 @@ class Ctx:
     ruleset: "object"
     ncards: int
     neffects: int
-    nforced: int = 0   # slots for mandatory triggers with condition atoms (activation.places_trigger)
+    nwatched: int = 0   # watched slots: effects whose atoms every state builds (effects.watched_atoms)
     pre: State = field(init=False)
     post: State = field(init=False)
     act: Action = field(init=False)

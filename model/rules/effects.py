@@ -69,6 +69,8 @@ def quantity(ctx, eff, q, of, st, target):
         "special_summoned": b(sel(st.ssum, c, z3.BoolVal(False))),
         "lp": sel(st.lp, p), "battle_damage": sel(st.bd, p), "turn": b(S.tp == p),
         "direct_attack": b(z3.And(st.attacking, st.target == NONE)), "chain_length": st.chain_len,
+        # "during the Damage Step only": such effects apply there by D1-2 / T1
+        "damage_step": b(z3.And(ctx.ds(st), ctx.grant("damage_step_effects"))),
         **{k: z3.Sum([b(t) for t in ts]) if ts else z3.IntVal(0) for k, ts in counts.items()},
     }
     out = z3.IntVal(0)
@@ -104,6 +106,16 @@ def atoms_hold(ctx, eff, st, target):
                            *[atom_holds(ctx, eff, slot(eff, a * n + k, ATOM_SLOTS), "cond", st, target)
                              for k in range(n)]))
     return z3.Or(ctx.S.alternatives(eff) == 0, *alts)
+
+
+def watched_atoms(ctx, k, st):
+    """The atoms of the effect watched slot `k` names hold in `st`, with nothing targeted (an
+    atom about `target` is false). The relation builds atoms in every state only for its watched
+    slots, each naming one effect that needs them there (a mandatory trigger: is it owed? a
+    continuous effect: does it apply?): building them for every effect made the compiled step
+    functions four to six times larger (docs/performance.md)."""
+    return once(ctx, ("watched", k, st.prefix),
+                lambda: atoms_hold(ctx, ctx.S.watched(k), st, z3.IntVal(NONE)))
 
 
 def target_fits(ctx, eff, st, target):
@@ -167,8 +179,19 @@ def _applying(ctx, kind, st):
         live = source_live(ctx, j, st, negated)
         for k in range(vocab.MAX_CONTINUOUS):
             s = slot(j, k, vocab.MAX_CONTINUOUS)
-            out.append((j, s, z3.And(gate, S.cont(s) == vocab.CN[kind], live)))
+            out.append((j, s, z3.And(gate, S.cont(s) == vocab.CN[kind], live, continuous_condition(ctx, s))))
     return out
+
+
+def continuous_condition(ctx, s):
+    """Continuous slot s's condition holds ("If this card attacks, it gains 500 ATK during the
+    Damage Step only"): fact `continuous_watch` names its watched slot (0: no condition). It is
+    read in the state before the step, also where the effect is read in the state after it: damage
+    calculation computes the battle damage from the stats after the step, and a condition read
+    there could depend on that damage (a cycle the compiled relation refuses)."""
+    w = ctx.S.cont_watch(s)
+    return z3.And([z3.Implies(w == k + 1, watched_atoms(ctx, k, ctx.pre)) for k in range(ctx.nwatched)] +
+                  [z3.Or(w == 0, w <= ctx.nwatched)])
 
 
 def monster_effects_negated(ctx, st):

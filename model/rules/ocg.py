@@ -19,11 +19,12 @@ PRIORITY = 40   # update priority (lower wins): before the resolutions: D2-5 fli
 def d1_1(ctx):
     # read by the flip row of the rule set's tables (tables.py): no flip on entering the Damage Step
     return {"face_down_at_ds_start": z3.BoolVal(True)}
-table_rule("D1-2", "Effects that apply \"only during the Damage Step\" (\"Steamroid\") apply.",
-           ["S3 12"], expressible="partial",
-           note="A Continuous Effect limited to the Damage Step needs a condition on a continuous "
-                "effect, which the effect model does not have yet (docs/cards-format.md); the rule "
-                "is documented, not enforced.")
+@rule("D1-2", "Effects that apply \"only during the Damage Step\" (\"Steamroid\") apply.",
+      ["S3 12"], shape="permission", counterparts=["T1"])
+def d1_2(ctx):
+    # read by the condition quantity `damage_step` (effects.quantity): without the rule an
+    # effect limited to the Damage Step never applies
+    return {"damage_step_effects": z3.BoolVal(True)}
 table_rule("D1-3", "Effects that activate \"at the start of the Damage Step\" may be activated; "
            "mandatory ones must activate.", ["S0-OCG 166-167", "S3 14", "S2 45"], counterparts=["T1"])
 table_rule("D1-4", "Direct ATK/DEF changers may be activated at the start of the Damage Step; "

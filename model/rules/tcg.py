@@ -14,7 +14,9 @@ PRIORITY = 50   # update priority (lower wins): after the OCG parts, before the 
       "activated.", ["S0-TCG 36-45"], shape="permission")
 def t1(ctx):
     # read by the flip row of the rule set's tables (tables.py)
-    return {"face_down_at_ds_start": z3.BoolVal(True), "destroyed_target_not_flipped": z3.BoolVal(True)}
+    # and the condition quantity `damage_step` (effects.quantity): "Steamroid" applies from here
+    return {"face_down_at_ds_start": z3.BoolVal(True), "destroyed_target_not_flipped": z3.BoolVal(True),
+            "damage_step_effects": z3.BoolVal(True)}
 table_rule("T2", "Flip: the face-down target is flipped face-up; its Flip Effects wait; its "
            "Continuous Effects apply; ATK/DEF changers may be activated.", ["S0-TCG 47-55"],
            counterparts=["D2-1", "D2-2"])
