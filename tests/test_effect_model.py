@@ -199,9 +199,7 @@ NOT_YET_IN_FIXTURES = {
     # this operation doubles only what its controller takes
     ("operation", "double_battle_damage"),
     ("operation", "to_graveyard"),
-    ("quantity", "battling"), ("quantity", "battle_damage"),
-    ("quantity", "monsters"),
-    ("quantity", "def"), ("quantity", "original_atk"),
+    ("quantity", "battle_damage"), ("quantity", "original_atk"),
     ("quantity", "original_def"), ("quantity", "special_summoned"),
 }
 
