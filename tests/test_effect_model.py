@@ -198,18 +198,13 @@ def kinds_used(card):
 NOT_YET_IN_FIXTURES = {
     # no fixture pair yet: no real card with a text found and verified for them so far (what each
     # atom reads is still tested, on a test card, by tests/test_effect_atoms.py)
-    ("operation", "def_halve"),
-    # D2 Shield (double its original DEF, a Defense Position monster you control) and Ice Barrier
-    # (ATK becomes 0) were tried: the first needs 3 target atoms and `def_double` of the original
-    # DEF, the second's text was not found; neither is in the catalogue yet
-    ("operation", "atk_set"), ("operation", "def_double"),
+    # Ice Barrier (ATK becomes 0) was tried: its text was not found
+    ("operation", "atk_set"),
     # Cross Counter (EDOPro official/c37083210.lua) doubles the battle damage the opponent takes;
     # this operation doubles only what its controller takes
     ("operation", "double_battle_damage"),
     ("operation", "to_graveyard"),
-    ("quantity", "battling"), ("quantity", "battle_damage"),
-    ("quantity", "monsters"), ("quantity", "hand"), ("quantity", "level"),
-    ("quantity", "original_atk"),
+    ("quantity", "battle_damage"), ("quantity", "original_atk"),
     ("quantity", "original_def"), ("quantity", "special_summoned"),
 }
 

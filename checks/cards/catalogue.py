@@ -251,7 +251,9 @@ def parse_effect(value, doc, path, where, what) -> Effect:
 
 # what a card's text says when it names a timing (`timings` may list only what the text names)
 TIMING_PHRASES = {
-    "start_step": ("start of the battle phase", "start step"), "attack_declared": ("declares an attack", "attack declaration", "declared an attack"),
+    "start_step": ("start of the battle phase", "start step"),
+    "attack_declared": ("declares an attack", "attack declaration", "declared an attack",
+                        "targeted for an attack", "selected as an attack target"),   # the target is chosen when the attack is declared
     "ds_start": ("start of the damage step",), "before_calc": ("before damage calculation",),
     "during_calc": ("during damage calculation", "during the damage calculation"),
     "after_calc": ("after damage calculation",), "ds_end": ("end of the damage step",),
