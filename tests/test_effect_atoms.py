@@ -75,6 +75,7 @@ CASES = [
     ("turn", "you", False, True),
     ("direct_attack", None, False, True),
     ("chain_length", None, 0, 1),
+    ("damage_step", None, False, True),
 ]
 
 
@@ -118,3 +119,21 @@ def test_alternatives_and_negation():
 def test_both_rule_sets_read_atoms_alike(ruleset):
     assert verdict(atom("atk", "attacker", 2500), ruleset)[0] == "legal"
     assert verdict(atom("atk", "attacker", 2400), ruleset)[0] == "illegal"
+
+
+def test_special_summoned_is_about_the_monster_still_on_the_field():
+    # Mystic Tomato, Special Summoned by Call of the Haunted, is destroyed by battle: in the
+    # Graveyard it is a new card, not "a monster Special Summoned this turn"
+    probe_card = json.dumps({"name": "Probe", "type": "trap", "subtype": "normal", "source": "a test card",
+                             "effects": [{"kind": "activation", "target": {"filter": atom("special_summoned", "target", True)}}]})
+    play = (f"source: test\nruleset: ocg\nturn: 2\nturn-player: A\ncard: {probe_card}\n"
+            'A monster "Dark Magician" as DM\nB graveyard "Mystic Tomato" as T\n'
+            'B set "Call of the Haunted" as Call\nB set "Probe" as P\n'
+            "enter battle phase\nnext battle_step\npass A\nactivate B Call target T\nresolve\n{probe}"
+            "attack DM -> T\nnext ds_start\nnext ds_before_calc\nnext ds_during_calc\nnext ds_after_calc\n"
+            "next ds_end\nnext battle_step\nclaim location T graveyard\npass A\nactivate B P target T\n")
+    v = check_play(parse_text(play.replace("{probe}", ""), "ss.play"))
+    assert v.verdict == "illegal" and {r["rule"] for r in v.violations} == {"GEN-17"}
+    # while it is on the field it is one: the same target is accepted right after the summon
+    early = play.replace("{probe}", "pass A\nactivate B P target T\n").split("attack DM")[0]
+    assert check_play(parse_text(early, "ss.play")).verdict == "legal"

@@ -66,7 +66,8 @@ def quantity(ctx, eff, q, of, st, target):
         "battling": b(z3.And(st.attacking, c != NONE, z3.Or(c == st.attacker, c == st.target))),
         "attacking": b(z3.And(st.attacking, c != NONE, c == st.attacker)),
         "attacked": b(z3.And(st.attacking, c != NONE, c == st.target)),
-        "special_summoned": b(sel(st.ssum, c, z3.BoolVal(False))),
+        # a card that leaves the field is a new card: the flag is about the monster still there
+        "special_summoned": b(z3.And(sel(st.ssum, c, z3.BoolVal(False)), sel(st.loc, c, z3.IntVal(0)) == MZ)),
         "lp": sel(st.lp, p), "battle_damage": sel(st.bd, p), "turn": b(S.tp == p),
         "direct_attack": b(z3.And(st.attacking, st.target == NONE)), "chain_length": st.chain_len,
         # "during the Damage Step only": such effects apply there by D1-2 / T1
