@@ -135,3 +135,20 @@ def test_every_witness_is_a_model_of_the_relation(monkeypatch):
         _facts(path)
     assert {kind for kind, _ in shown} == {"trial", "window"}
     assert all(result == z3.sat for _, result in shown), shown
+
+
+def test_a_timing_row_settled_by_the_statics_is_the_relations_answer(monkeypatch):
+    """The timing hint's rows (`Explainer.implied`: do the play's statics imply that the row is
+    about the effect?), answered by simplification where the statics settle them, agree with
+    the relation's solver, on every worked example."""
+    asked, implied = [], explain.Explainer.implied
+
+    def checked(self, statics, term):
+        got = implied(self, statics, term)
+        asked.append((got, self.run.solve(statics + [z3.Not(term)]) == z3.unsat))
+        return got
+    monkeypatch.setattr(explain.Explainer, "implied", checked)
+    for path in EXAMPLES:
+        _facts(path)
+    assert {got for got, _ in asked} == {True, False}
+    assert all(got == want for got, want in asked), asked

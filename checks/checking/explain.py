@@ -93,6 +93,7 @@ class Explainer:
     def __init__(self, run):
         self.run = run
         self.witness = None   # concrete models for the deletion (explain), when the compiled relation hints
+        self.consistent = False   # the step's facts found sat with the relation's part (`confirmed`)
 
     @cached_property
     def own(self) -> Own:
@@ -164,9 +165,22 @@ class Explainer:
             if self.run.solve(fixed + [ctx.pre.window == vocab.W[w], z3.Not(gate)], self.tester) != z3.unsat:
                 continue
             rows = [g["rule"] for g in self.run.rel.ruleset.timing_grants if g["window"] == w
-                    and self.run.solve(statics + [z3.Not(matches(ctx, g, eff))], self.tester) == z3.unsat]
+                    and self.implied(statics, matches(ctx, g, eff))]
             out.append((w, sorted(set(rows))))
         return out
+
+    def implied(self, statics, term):
+        """Whether the play's statics imply `term`: at once where putting their values in and
+        simplifying leaves `true` or `false` (a row about the effect's own facts; `false` once the
+        confirmation has found the step's facts, statics included, consistent with the relation);
+        else the tester says whether `statics + [not term]` is unsat."""
+        pairs = [(t.arg(0), t.arg(1)) for t in statics]   # each is `S.fn(arg) == value`
+        settled = z3.simplify(z3.substitute(term, *pairs))
+        if z3.is_true(settled):
+            return True
+        if z3.is_false(settled) and self.consistent:   # the query is then the statics alone: sat
+            return False
+        return self.run.solve(statics + [z3.Not(term)], self.tester) == z3.unsat
 
     def check(self, terms, own=None):
         """sat or unsat of `terms` on the relation's solver (or `own`); Unknown otherwise."""
@@ -184,6 +198,7 @@ class Explainer:
         rest = [rel.rlits[r] for r in rel.restrictions if r not in expected]
         if self.check(lits + rest + facts, self.tester) != z3.sat:
             return None
+        self.consistent = True
         for rid in expected:   # the part unsat: the relation, which holds more, is unsat too
             if self.check(lits + [rel.rlits[rid]] + facts, self.tester) != z3.unsat:
                 return None
