@@ -1,6 +1,7 @@
 """The explanation's own solver (checking.explain.Own, model.step.explaining): its cores are
 cores of the relation, they do not depend on what the process checked before, and when its
-part of the relation cannot refute a step the whole relation is asked."""
+part of the relation cannot refute a step the whole relation is asked; the tester and the
+compiled relation's witnesses answer as the relation."""
 from functools import cached_property
 
 import z3
@@ -9,7 +10,9 @@ from ygo_timing.checking import explain
 from ygo_timing.checking.check import check_play
 from ygo_timing.checking.facts import play_cards
 from ygo_timing.checking.run import Run, walk
+from ygo_timing.checking.witness import Witness
 from ygo_timing.inputs.play import load
+from ygo_timing.model.state import A
 from ygo_timing.model.step import explained_part, relation
 
 EXAMPLES = sorted((FIXTURES / "examples").glob("*-illegal.play"))
@@ -99,3 +102,53 @@ def test_the_tester_answers_as_the_relation(monkeypatch):
         _facts(path)
     assert asked and {str(a) for a, _ in asked} == {"sat", "unsat"}
     assert all(a == b for a, b in asked)
+
+
+def test_every_witness_is_a_model_of_the_relation(monkeypatch):
+    """Each "sat" an explanation takes from a concrete step of the compiled relation
+    (checking.witness) instead of a query is the relation's solver's answer: a deletion's trial
+    without the fact dropped (here with every other fact of the step kept, a stronger query), and a
+    window where the timing gate is closed to the effect activated; on every worked example."""
+    shown, sat, closed = [], Witness.sat, Witness.closed
+
+    def checked_sat(self, rid, dropped):
+        got = sat(self, rid, dropped)
+        if got:
+            run = self.run
+            pre, acts = run.assumptions(run.current_act)
+            rest = [t for t in pre + acts if t.get_id() != dropped.get_id()]
+            shown.append(("trial", run.solve(list(run.rel.lits.values()) + [run.rel.rlits[rid]] + rest)))
+        return got
+
+    def checked_closed(self, window):
+        got = closed(self, window)
+        if got:
+            run, ctx = self.run, self.run.ctx
+            fixed = list(run.rel.lits.values()) + [t for t, _ in run.statics] + [
+                ctx.act.eff == run.current_act["eff"], ctx.act.kind == A["activate"], ctx.pre.window == window,
+                z3.Not(ctx.grant("timing"))]
+            shown.append(("window", run.solve(fixed)))
+        return got
+    monkeypatch.setattr(Witness, "sat", checked_sat)
+    monkeypatch.setattr(Witness, "closed", checked_closed)
+    for path in EXAMPLES:
+        _facts(path)
+    assert {kind for kind, _ in shown} == {"trial", "window"}
+    assert all(result == z3.sat for _, result in shown), shown
+
+
+def test_a_timing_row_settled_by_the_statics_is_the_relations_answer(monkeypatch):
+    """The timing hint's rows (`Explainer.implied`: do the play's statics imply that the row is
+    about the effect?), answered by simplification where the statics settle them, agree with
+    the relation's solver, on every worked example."""
+    asked, implied = [], explain.Explainer.implied
+
+    def checked(self, statics, term):
+        got = implied(self, statics, term)
+        asked.append((got, self.run.solve(statics + [z3.Not(term)]) == z3.unsat))
+        return got
+    monkeypatch.setattr(explain.Explainer, "implied", checked)
+    for path in EXAMPLES:
+        _facts(path)
+    assert {got for got, _ in asked} == {True, False}
+    assert all(got == want for got, want in asked), asked

@@ -7,16 +7,20 @@ the relation's SMT-LIB text. An unsat core depends on everything the solver was 
 the relation's solver serves every play of a process, so its cores would give a play other
 facts in another batch, order or --jobs (docs/robustness.md, item 11). A fresh solver's cores
 depend only on the questions of this one explanation; every other question (sat or unsat) has
-one answer whoever asks it: the deletion's go to a second solver on the same part (`tester`,
-cheaper than the relation's solver, which holds every update), the rest to the relation's.
+one answer whoever asks it: they go to a second solver on the same part (`Tester`, cheaper
+than the relation's solver, which holds every update), kept with the relation for the process,
+and the deletion's "sat" answers come from concrete steps of the compiled relation where it can
+show one (checking.witness), without a query.
 """
 from __future__ import annotations
 
+import weakref
 from functools import cached_property
 
 import z3
 from ygo_timing.checking import wording
 from ygo_timing.checking.facts import py_value
+from ygo_timing.checking.witness import Witness
 from ygo_timing.model import vocab
 from ygo_timing.model.rulebook import hints
 from ygo_timing.model.rules.tables import matches
@@ -55,33 +59,63 @@ class Own:
         return {self.back[t.get_id()].get_id() for t in self.solver.unsat_core() if t.get_id() in self.back}
 
 
+class Tester:
+    """The relation's part for explanations (model.step.explaining) read into the process's own
+    z3 context, so that it takes the process's terms as they are: it is asked only sat or unsat,
+    answers that do not depend on what it was asked before, so one serves every explanation on
+    its relation (`tester`). It answers as the relation: what the part leaves out are update
+    equations `post == f(...)` of state-after variables that nothing kept reads and no
+    assumption names, each defining its variable once and acyclically (the compiled relation
+    evaluates them in order), so a model of the part extends to one of the relation, and a part
+    that is unsat makes the whole unsat. Its sat queries are several times cheaper than the
+    relation's solver's, which holds every update."""
+
+    def __init__(self, text: str):
+        self.solver = z3.Solver()
+        self.solver.from_string(text)
+
+    def local(self, terms):
+        return terms
+
+
+_testers = weakref.WeakKeyDictionary()   # relation -> its Tester
+
+
+def tester(rel) -> Tester:
+    if rel not in _testers:
+        _testers[rel] = Tester(rel.explaining)
+    return _testers[rel]
+
+
 class Explainer:
     """The explanation of the step a Run has just found illegal (its current line and action)."""
 
     def __init__(self, run):
         self.run = run
+        self.witness = None   # concrete models for the deletion (explain), when the compiled relation hints
+        self.consistent = False   # the step's facts found sat with the relation's part (`confirmed`)
 
     @cached_property
     def own(self) -> Own:
         return Own(self.run.rel.explaining)
 
     @cached_property
-    def tester(self) -> Own:
-        """A second solver on the same part, asked only sat or unsat in `minimise`'s deletion, so
-        that the core solver (`own`) is asked exactly the questions it would be otherwise. The part
-        is equisatisfiable with the relation on these queries: what it leaves out are update
-        equations `post == f(...)` of state-after variables that nothing kept reads and no
-        assumption names, each defining its variable once and acyclically (the compiled relation
-        evaluates them in order), so a model of the part extends to one of the relation. Its sat
-        queries are several times cheaper than the relation's solver's, which holds every update."""
-        return Own(self.run.rel.explaining)
+    def tester(self) -> Tester:
+        """The solver asked every sat-or-unsat question of the explanation (`Tester`), apart from
+        the core solver (`own`), so that `own` is asked exactly the questions it would be
+        otherwise."""
+        return tester(self.run.rel)
 
     def explain(self, pre, acts, expected=None):
         """Every restriction the step breaks, and a minimal set of facts behind it. `expected`:
         the rules the compiled step reports broken, confirmed with one query each plus one that
-        the others hold together; if the solver does not agree, it lists them itself."""
+        the others hold together; if the solver does not agree, it lists them itself. With
+        `expected`, the deletion's "sat" answers come from the compiled relation where it shows
+        a model (checking.witness); without it (--verify) every answer is the solver's."""
         self.run.phase = "explaining"
         rel = self.run.rel
+        if expected is not None and self.run.evaluator is not None:
+            self.witness = Witness(self.run, pre, acts)
         lits = list(rel.lits.values())
         broken = self.confirmed(expected, lits, pre + acts) if expected else None
         if broken is None:
@@ -126,12 +160,27 @@ class Explainer:
         gate = ctx.grant("timing")
         out = []
         for w in vocab.WINDOWS:
+            if self.witness and self.witness.closed(vocab.W[w]):
+                continue   # a state in w where the gate is closed: not a window that opens it
             if self.run.solve(fixed + [ctx.pre.window == vocab.W[w], z3.Not(gate)], self.tester) != z3.unsat:
                 continue
             rows = [g["rule"] for g in self.run.rel.ruleset.timing_grants if g["window"] == w
-                    and self.run.solve(statics + [z3.Not(matches(ctx, g, eff))], self.tester) == z3.unsat]
+                    and self.implied(statics, matches(ctx, g, eff))]
             out.append((w, sorted(set(rows))))
         return out
+
+    def implied(self, statics, term):
+        """Whether the play's statics imply `term`: at once where putting their values in and
+        simplifying leaves `true` or `false` (a row about the effect's own facts; `false` once the
+        confirmation has found the step's facts, statics included, consistent with the relation);
+        else the tester says whether `statics + [not term]` is unsat."""
+        pairs = [(t.arg(0), t.arg(1)) for t in statics]   # each is `S.fn(arg) == value`
+        settled = z3.simplify(z3.substitute(term, *pairs))
+        if z3.is_true(settled):
+            return True
+        if z3.is_false(settled) and self.consistent:   # the query is then the statics alone: sat
+            return False
+        return self.run.solve(statics + [z3.Not(term)], self.tester) == z3.unsat
 
     def check(self, terms, own=None):
         """sat or unsat of `terms` on the relation's solver (or `own`); Unknown otherwise."""
@@ -149,8 +198,9 @@ class Explainer:
         rest = [rel.rlits[r] for r in rel.restrictions if r not in expected]
         if self.check(lits + rest + facts, self.tester) != z3.sat:
             return None
-        for rid in expected:
-            if self.check(lits + [rel.rlits[rid]] + facts) != z3.unsat:
+        self.consistent = True
+        for rid in expected:   # the part unsat: the relation, which holds more, is unsat too
+            if self.check(lits + [rel.rlits[rid]] + facts, self.tester) != z3.unsat:
                 return None
         return [r for r in rel.rlits if r in expected]   # in the order the full listing has
 
@@ -159,12 +209,14 @@ class Explainer:
         explanation's own solver, then each fact of it dropped in turn where the tester (the
         same part of the relation, equisatisfiable with it) finds the rest still unsat (and
         the own solver's core of the rest shrinks it further). A fact kept is needed: without
-        it the query is sat. The tester is asked only sat or unsat, never for a core, so the
-        result depends only on the query. z3's own core minimisation (core.minimize) is not
-        used: its cores were not always minimal, and it cost half a second on big relations
+        it the query is sat, shown by a concrete step of the compiled relation (`witness`) or
+        else by the tester. Those are asked only sat or unsat, never for a core, so the result
+        depends only on the query. z3's own core minimisation (core.minimize) is not used: its
+        cores were not always minimal, and it cost half a second on big relations
         (docs/performance.md)."""
         def test(terms):
             return self.check(terms, self.tester)
+        rule = self.witness.rule(fixed) if self.witness else None
 
         core = self.core(fixed, facts, self.own)
         if core is None:   # not refuted by the own solver's part of the relation: the whole of it
@@ -177,7 +229,9 @@ class Explainer:
         k = 0
         while k < len(core):
             trial = core[:k] + core[k + 1:]
-            if test(fixed + trial) == z3.unsat:
+            if rule is not None and self.witness.sat(rule, core[k]):
+                k += 1   # a model without core[k]: it is needed
+            elif test(fixed + trial) == z3.unsat:
                 shorter = self.core(fixed, trial, self.own)
                 core = trial if shorter is None else shorter
             else:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 import z3
+from ygo_timing.checking import explain
 from ygo_timing.checking.deadline import Deadline, DeadlineExceeded
 from ygo_timing.checking.explain import Explainer, Unknown
 from ygo_timing.checking.facts import (
@@ -279,12 +280,21 @@ class Run:
         return None
 
     def cause_at(self, k, name):
-        """The rule whose update set `name` in compiled step `k` (its model, asked once a step)."""
+        """The rule whose update set `name` in compiled step `k`, from a model of that step (asked
+        once a step): the explanations' tester (checking.explain.Tester) with the state after
+        fixed too, as the compiled step computed it, so that the updates it leaves out need not
+        be solved; the relation's solver if the tester does not find it."""
         if k not in self._models:
             _, act, pre = self.history[k]
+            after = self.history[k + 1][2] if k + 1 < len(self.history) else self.vals
             p, a = self.assumptions(act, pre)
-            lits = list(self.rel.lits.values()) + list(self.rel.rlits.values())
-            self._models[k] = self.rel.solver.model() if self.solve(lits + p + a) == z3.sat else None
+            post = [self.equals(self.post_vars[n], v) for n, v in zip(self.names, after)]
+            tester = explain.tester(self.rel)
+            if self.solve(list(self.rel.lits.values()) + p + a + post, tester) == z3.sat:
+                self._models[k] = tester.solver.model()
+            else:
+                lits = list(self.rel.lits.values()) + list(self.rel.rlits.values())
+                self._models[k] = self.rel.solver.model() if self.solve(lits + p + a) == z3.sat else None
         return self.cause(self._models[k], name) if self._models[k] is not None else None
 
     def cause(self, model, name):
