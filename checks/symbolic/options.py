@@ -166,9 +166,9 @@ def options_at(run: Run, n: int, why: bool = False) -> Options:
                       f"{verb} {p} {ref}" + ("" if paid is None else f" cost {_ref(u.specs[paid].label)}"))
         if base.allowed is False and (eff.chooses_target or eff.pays_with_card):
             # the text chooses a target, or its cost a card of the player's to discard or Tribute:
-            # allowed if some choice is (the refusal shown names no target, and the first card the
-            # player could pay with, so that it is not refused for want of a cost it can pay)
-            # (each choice asked without `why`: only the refusal shown is explained)
+            # allowed if some choice is. The refusal shown names no target and the first card the
+            # player could pay with (never refused for want of a cost it can pay); it alone is
+            # explained, so the choices are asked without `why`.
             for act, line in _choices(u, e, eff, pl, p, f"{verb} {p} {ref}"):
                 if ask(run, act, line)[0]:
                     base = option(p, act, line)
