@@ -77,7 +77,7 @@ def test_a_fixture_report_shows_its_illegal_action(browser, tmp_path, shots):
     page = check_html(tmp_path, FIXTURES / "examples" / "ex1-illegal.play")
     open_page(browser, page, "#p1-illegal")
     row = browser.find_element(By.ID, "p1-illegal")
-    assert row.is_displayed() and "ILLEGAL" in row.text and 'chain A "Rising Energy"' in row.text
+    assert row.is_displayed() and "ILLEGAL" in row.text and 'chain A "Rising Energy" target "Dark Magician" cost K' in row.text
     why = row.find_element(By.XPATH, "following-sibling::tr[1]")
     assert why.is_displayed() and "T4" in why.text and "Because:" in why.text
     # the options are folded: a summary shows, the table does not until it is opened

@@ -41,12 +41,12 @@ def test_github_exact_lines(plays):
     r = run("github", plays["legal"], plays["expected"], plays["unexpected"], plays["mismatch"], plays["bad"])
     assert r.exit_code == 2   # the bad file
     lines = r.output.splitlines()
-    action = 'action #10 (chain A "Rising Energy" target "Dark Magician") breaks'
+    action = 'action #10 (chain A "Rising Energy" target "Dark Magician" cost K) breaks'
     assert [l.split("::")[1] for l in lines] == [
-        f"notice file={plays['expected']},line=25,title=DS-T1",
-        f"notice file={plays['expected']},line=25,title=T4",
-        f"error file={plays['unexpected']},line=24,title=DS-T1",
-        f"error file={plays['unexpected']},line=24,title=T4",
+        f"notice file={plays['expected']},line=28,title=DS-T1",
+        f"notice file={plays['expected']},line=28,title=T4",
+        f"error file={plays['unexpected']},line=27,title=DS-T1",
+        f"error file={plays['unexpected']},line=27,title=T4",
         f"error file={plays['mismatch']},title=expect",
         f"error file={plays['bad']},line=3,title=input-error",
     ]
@@ -114,8 +114,8 @@ def test_junit_parses_with_one_testcase_per_play(plays):
     assert outcome == {"legal": [], "expected": [], "unexpected": ["failure"], "mismatch": ["failure"],
                        "bad": ["error"]}
     fail = cases[plays["unexpected"]].find("failure")
-    assert cases[plays["unexpected"]].get("line") == "24"
-    assert fail.get("type") == "DS-T1" and "first illegal action: #10 (line 24)" in fail.text
+    assert cases[plays["unexpected"]].get("line") == "27"
+    assert fail.get("type") == "DS-T1" and "first illegal action: #10 (line 27)" in fail.text
     err = cases[plays["bad"]].find("error")
     assert cases[plays["bad"]].get("line") == "3" and "unknown action 'fly'" in err.get("message")
     assert err.get("type") == "input-error"
@@ -149,7 +149,7 @@ def test_sarif_validates_and_names_rules_and_lines(plays):
     assert "At damage calculation only one Chain" in t4["shortDescription"]["text"]
     got = [(x["ruleId"], x["level"], x["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].rsplit("/", 1)[1],
             x["locations"][0]["physicalLocation"].get("region", {}).get("startLine")) for x in run_["results"]]
-    assert got == [("DS-T1", "error", "unexpected.play", 24), ("T4", "error", "unexpected.play", 24),
+    assert got == [("DS-T1", "error", "unexpected.play", 27), ("T4", "error", "unexpected.play", 27),
                    ("expect", "error", "mismatch.play", None), ("input-error", "error", "bad.play", 3)]
     assert all(rules[x["ruleIndex"]]["id"] == x["ruleId"] for x in run_["results"])
 
@@ -196,7 +196,7 @@ def test_paths_are_relative_to_the_repository_root_from_a_subfolder(tmp_path, mo
     (repo / "tools").mkdir()
     monkeypatch.chdir(repo / "tools")
     gh = run("github", "../logs/duel.play")
-    assert gh.exit_code == 1 and gh.output.startswith("::error file=logs/duel.play,line=24,title=DS-T1::")
+    assert gh.exit_code == 1 and gh.output.startswith("::error file=logs/duel.play,line=27,title=DS-T1::")
     doc = json.loads(run("sarif", "../logs/duel.play").output)
     jsonschema.Draft4Validator(sarif_schema()).validate(doc)
     run_ = doc["runs"][0]

@@ -21,9 +21,9 @@ def test_legal_exits_0():
 def test_expected_illegal_exits_0_and_explains():
     r = run("check", EX / "ex1-illegal.play")
     assert r.exit_code == 0, r.output   # the play expects illegal T4 (exit codes: test_ci_formats.py)
-    assert "first illegal action: #10 (line 25)" in r.output
+    assert "first illegal action: #10 (line 28)" in r.output
     assert "T4 (S0-TCG 70-78)" in r.output
-    assert "window: sub-step 4: at damage calculation (line 22, by T4)" in r.output
+    assert "window: sub-step 4: at damage calculation (line 25, by T4)" in r.output
     assert '"during damage calculation"' in r.output and "Rising Energy: names none of the timings" in r.output
 
 
@@ -32,7 +32,7 @@ def test_json_shape():
     out = json.loads(r.output)
     assert [o["verdict"] for o in out] == ["illegal", "legal"]
     bad = out[0]
-    assert bad["first_illegal"]["index"] == 10 and bad["first_illegal"]["line"] == 25
+    assert bad["first_illegal"]["index"] == 10 and bad["first_illegal"]["line"] == 28
     assert {"rule", "statement", "sources"} <= set(bad["violations"][0])
     assert "T4" in {v["rule"] for v in bad["violations"]}
     assert bad["facts"] and bad["ruleset"] == "tcg"

@@ -37,8 +37,8 @@ def test_tiny_rlimit_in_the_json_report():
     [out] = json.loads(r.output)
     assert r.exit_code == 3
     assert out["verdict"] == "unknown" and out["matches_expect"] is False
-    # the solver is first asked at the illegal step the compiled walk found (line 25), not from the start
-    assert out["message"].startswith(f"{ILLEGAL}:25: the solver answered unknown")
+    # the solver is first asked at the illegal step the compiled walk found (line 28), not from the start
+    assert out["message"].startswith(f"{ILLEGAL}:28: the solver answered unknown")
 
 
 def test_the_limits_bound_solver_queries_only():

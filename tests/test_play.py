@@ -23,6 +23,7 @@ rules: EX-1 T4
 
 A monster "Dark Magician"
 A set "Rising Energy"
+A hand "Blue-Eyes White Dragon" as K               # discarded for Rising Energy's cost
 B monster "Injection Fairy Lily" as Lily
 
 enter battle phase
@@ -34,7 +35,7 @@ next t3_before_calc
 next t4_at_calc
 pass A                                           # the turn player has priority first (PR-1)
 activate B Lily
-chain A "Rising Energy" target "Dark Magician"   # illegal: Rising Energy does not say "at damage calculation"
+chain A "Rising Energy" target "Dark Magician" cost K   # illegal: Rising Energy does not say "at damage calculation"
 '''
 
 EX1_JSON = '''\
@@ -49,6 +50,7 @@ EX1_JSON = '''\
   "setup": [
     {"player": "A", "zone": "monster_zone", "card": "Dark Magician"},
     {"player": "A", "zone": "spell_trap_zone", "card": "Rising Energy", "face_up": false},
+    {"player": "A", "zone": "hand", "card": "Blue-Eyes White Dragon", "label": "K"},
     {"player": "B", "zone": "monster_zone", "card": "Injection Fairy Lily", "label": "Lily"}
   ],
   "actions": [
@@ -61,7 +63,7 @@ EX1_JSON = '''\
     {"do": "next", "window": "t4_at_calc"},
     {"do": "pass", "player": "A"},
     {"do": "activate", "player": "B", "card": "Lily"},
-    {"do": "activate", "player": "A", "card": "Rising Energy", "target": "Dark Magician", "link": -1}
+    {"do": "activate", "player": "A", "card": "Rising Energy", "target": "Dark Magician", "cost": "K", "link": -1}
   ]
 }
 '''
@@ -139,11 +141,12 @@ def test_text_ex1():
     assert p.cards == [
         P.CardSpec("Dark Magician", "Dark Magician", "A", "monster_zone", True, False, None, None, [], 10),
         P.CardSpec("Rising Energy", "Rising Energy", "A", "spell_trap_zone", False, False, None, None, [], 11),
-        P.CardSpec("Lily", "Injection Fairy Lily", "B", "monster_zone", True, False, None, None, [], 12),
+        P.CardSpec("K", "Blue-Eyes White Dragon", "A", "hand", False, False, None, None, [], 12),
+        P.CardSpec("Lily", "Injection Fairy Lily", "B", "monster_zone", True, False, None, None, [], 13),
     ]
     assert [(a.kind, a.line) for a in p.actions] == [
-        ("enter_bp", 14), ("next", 15), ("attack", 16), ("next", 17), ("next", 18),
-        ("next", 19), ("next", 20), ("pass", 21), ("activate", 22), ("activate", 23)]
+        ("enter_bp", 15), ("next", 16), ("attack", 17), ("next", 18), ("next", 19),
+        ("next", 20), ("next", 21), ("pass", 22), ("activate", 23), ("activate", 24)]
     assert p.actions[1].window == "battle_step"
     atk = p.actions[2]
     assert (atk.card, atk.target, atk.direct) == ("Dark Magician", "Lily", False)
@@ -151,16 +154,16 @@ def test_text_ex1():
     lily = p.actions[8]
     assert (lily.player, lily.card, lily.effect, lily.target, lily.link) == ("B", "Lily", 1, None, 0)
     re_ = p.actions[9]
-    assert (re_.player, re_.card, re_.target, re_.link) == ("A", "Rising Energy", "Dark Magician", -1)
-    assert re_.text == 'chain A "Rising Energy" target "Dark Magician"'
+    assert (re_.player, re_.card, re_.target, re_.other, re_.link) == ("A", "Rising Energy", "Dark Magician", "K", -1)
+    assert re_.text == 'chain A "Rising Energy" target "Dark Magician" cost K'
 
 
 def test_json_ex1():
     p = P.parse_json(EX1_JSON.encode(), "ex1.json")
     assert p.expect == "illegal" and p.expect_rules == ["T4"]
-    assert [c.line for c in p.cards] == [10, 11, 12]
-    assert [a.line for a in p.actions] == list(range(15, 25))
-    assert p.actions[9].text == 'chain A "Rising Energy" target "Dark Magician"'
+    assert [c.line for c in p.cards] == [10, 11, 12, 13]
+    assert [a.line for a in p.actions] == list(range(16, 26))
+    assert p.actions[9].text == 'chain A "Rising Energy" target "Dark Magician" cost K'
     assert p.line_of["expect"] == 7
     assert p.cards[1].face_up is False
 

@@ -31,14 +31,14 @@ def test_failure_prints_the_counterexample_at_its_line(pytester):
     r = pytester.runpytest("--ygo-timing")
     r.assert_outcomes(failed=1)
     r.stdout.fnmatch_lines([
-        "log.play:24: ILLEGAL; a play without an `expect:` line must be legal",
+        "log.play:27: ILLEGAL; a play without an `expect:` line must be legal",
         "log.play: ILLEGAL under tcg",
-        "  first illegal action: #10 (line 24): chain A \"Rising Energy\" target \"Dark Magician\"",
+        "  first illegal action: #10 (line 27): chain A \"Rising Energy\" target \"Dark Magician\" cost K",
         "  breaks:",
         "    T4 (S0-TCG 70-78): At damage calculation only one Chain*",
         "  because:",
-        "    - window: sub-step 4: at damage calculation (line 21, by T4)",
-        "FAILED log.play::check - Failed: log.play:24: ILLEGAL*",
+        "    - window: sub-step 4: at damage calculation (line 24, by T4)",
+        "FAILED log.play::check - Failed: log.play:27: ILLEGAL*",
     ])
     assert "Traceback" not in r.stdout.str()
 
@@ -47,7 +47,7 @@ def test_expected_rule_ids_must_be_cited(pytester):
     plays(pytester, **{"wrong.play": ILLEGAL.replace("expect: illegal T4", "expect: illegal T4 CH-5")})
     r = pytester.runpytest("--ygo-timing")
     r.assert_outcomes(failed=1)
-    r.stdout.fnmatch_lines(["wrong.play:25: ILLEGAL, expected ILLEGAL citing T4 CH-5",
+    r.stdout.fnmatch_lines(["wrong.play:28: ILLEGAL, expected ILLEGAL citing T4 CH-5",
                             "wrong.play: ILLEGAL under tcg (EXPECTED ILLEGAL citing T4 CH-5)"])
 
 

@@ -37,9 +37,11 @@ def test_options_after_lily_in_ex1():
     o = options(load(str(EX1_COUNTER)), None)
     assert o.state["window"] == "t4_at_calc" and o.state["chain"] == ["Lily (B)"]
     by = {x.what: x for x in o.cards}
-    rising = by['chain A "Rising Energy"']
-    assert rising.allowed is False and "T4" in {r["rule"] for r in rising.rules}
-    assert by['chain A "Divine Wrath"'].allowed is True
+    # both discard a card as their cost: named with the card in A's hand, "Rising Energy" is
+    # refused for its timing alone, "Divine Wrath" allowed
+    rising = by['chain A "Rising Energy" cost K']
+    assert rising.allowed is False and {r["rule"] for r in rising.rules} == {"DS-T1", "T4"}
+    assert by['chain A "Divine Wrath" cost K'].allowed is True
     game = {x.what: x for x in o.game}
     assert game["pass A"].allowed and not game["pass B"].allowed      # CH-3: A responds first
     assert "PR-3" in {r["rule"] for r in game["next"].rules}            # a Chain is open
@@ -58,7 +60,7 @@ def test_options_come_from_the_compiled_relation_and_the_solver_explains_why(mon
         assert (a.what, a.allowed, a.rules) == (b.what, b.allowed, b.rules)
         assert a.facts == [] and (b.facts != []) == (b.allowed is False)
     r = run("options", EX1_COUNTER, "--why", "--format", "json")
-    rising = next(x for x in json.loads(r.output)["activations"] if x["action"] == 'chain A "Rising Energy"')
+    rising = next(x for x in json.loads(r.output)["activations"] if x["action"] == 'chain A "Rising Energy" cost K')
     assert any("names none of the timings" in f for f in rising["because"])
 
 

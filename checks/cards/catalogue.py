@@ -51,6 +51,11 @@ class Effect:
         return (self.target_filter is not None and self.implied_target is None) or self.first.on == "chosen"
 
     @property
+    def pays_with_card(self) -> bool:
+        """Its cost discards or Tributes a card the play names (`cost CARD`, GEN-16)."""
+        return any(c.do in ("discard", "tribute") for c in self.costs)
+
+    @property
     def negates_a_link(self) -> bool:
         """It negates an activation (its kind says so, or one of its operations does)."""
         return self.negates != "none" or any(o.do in ("negate", "negate_destroy") for o in self.operations)

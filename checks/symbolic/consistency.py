@@ -320,9 +320,10 @@ CONFLICTS = (
      "readings": ("one Chain during damage calculation, responses inside it allowed (the tool; S2 57, D3-1)",
                   "S0-OCG 188: cards cannot be activated in response to this Chain"),
      "variant": reading_d3_3,
-     "play": 'ruleset: ocg\nA monster "Dark Magician"\nA set "Divine Wrath"\nB monster "Injection Fairy Lily" as Lily\n'
+     "play": 'ruleset: ocg\nA monster "Dark Magician"\nA set "Divine Wrath"\nA hand "Blue-Eyes White Dragon" as K\n'
+             'B monster "Injection Fairy Lily" as Lily\n'
              "enter battle phase\nnext battle_step\nattack \"Dark Magician\" -> Lily\nnext ds_start\n"
-             "next ds_before_calc\nnext ds_during_calc\npass A\nactivate B Lily\nchain A \"Divine Wrath\"\n"},
+             "next ds_before_calc\nnext ds_during_calc\npass A\nactivate B Lily\nchain A \"Divine Wrath\" cost K\n"},
 )
 
 

@@ -161,14 +161,17 @@ def options_at(run: Run, n: int, why: bool = False) -> Options:
         pl = vocab.PLAYERS.index(p)
         ref = _ref(u.label(c)) + (f" effect {k}" if len(u.cards[c].effects) > 1 else "")
         verb = "chain" if st["chain_len"] else "activate"
-        base = option(p, _base(kind=A["activate"], player=pl, eff=e), f"{verb} {p} {ref}")
-        if base.allowed is False and eff.chooses_target:
-            # the text chooses a target: allowed if some target is
-            for t, spec in enumerate(u.specs):
-                o = option(p, _base(kind=A["activate"], player=pl, eff=e, target=t),
-                           f"{verb} {p} {ref} target {_ref(spec.label)}")
-                if o.allowed:
-                    base = o
+        paid = _payable_card(u, st, c, eff, p)
+        base = option(p, _base(kind=A["activate"], player=pl, eff=e, other=NONE if paid is None else paid),
+                      f"{verb} {p} {ref}" + ("" if paid is None else f" cost {_ref(u.specs[paid].label)}"))
+        if base.allowed is False and (eff.chooses_target or eff.pays_with_card):
+            # the text chooses a target, or its cost a card of the player's to discard or Tribute:
+            # allowed if some choice is. The refusal shown names no target and the first card the
+            # player could pay with (never refused for want of a cost it can pay); it alone is
+            # explained, so the choices are asked without `why`.
+            for act, line in _choices(u, e, eff, pl, p, f"{verb} {p} {ref}"):
+                if ask(run, act, line)[0]:
+                    base = option(p, act, line)
                     break
         acts.append(base)
 
@@ -198,6 +201,32 @@ def options_at(run: Run, n: int, why: bool = False) -> Options:
             mandatory.append({"player": u.specs[c].player, "card": u.label(c), "effect": k,
                               "note": "a mandatory trigger is pending: it must be activated before the window closes"})
     return Options(play.path, name, n, at_text, state, acts, game, mandatory)
+
+
+def _payable_card(u, st, card, eff, p):
+    """The first card of player `p`'s that could pay the effect's discard (a card in the hand) or
+    Tribute (a monster in the Monster Zone); None if its cost names no card or there is none."""
+    if not eff.pays_with_card:
+        return None
+    where = {vocab.L[{"discard": "hand", "tribute": "monster_zone"}[x.do]] for x in eff.costs
+             if x.do in ("discard", "tribute")}
+    return next((i for i, spec in enumerate(u.specs)
+                 if i != card and spec.player == p and st[f"loc[{i}]"] in where), None)
+
+
+def _choices(u, e, eff, pl, p, line):
+    """The activations of effect `e` naming a target and/or a cost card: every target its text
+    may choose, every card of the player's as the card paid (the relation decides which fit)."""
+    targets = [None] + (list(range(len(u.specs))) if eff.chooses_target else [])
+    costs = [None] + ([c for c, spec in enumerate(u.specs) if spec.player == p] if eff.pays_with_card else [])
+    for t in targets:
+        for c in costs:
+            if t is None and c is None:
+                continue
+            yield (_base(kind=A["activate"], player=pl, eff=e, target=NONE if t is None else t,
+                         other=NONE if c is None else c),
+                   line + ("" if t is None else f" target {_ref(u.specs[t].label)}")
+                   + ("" if c is None else f" cost {_ref(u.specs[c].label)}"))
 
 
 def text(o: Options) -> str:
