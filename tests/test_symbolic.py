@@ -272,6 +272,7 @@ def test_a_claim_is_legal_only_with_the_value_of_the_variable_the_search_reads(r
     # GEN-4's constraint (the one source) must make every other value illegal
     from ygo_timing.model import vocab
     from ygo_timing.model.state import CL, A
+    from ygo_timing.inputs.play import parse_text
     from ygo_timing.model.step import relation
     from ygo_timing.symbolic.explore import claimed_var
     rel = relation(ruleset, 4, 4)
@@ -304,3 +305,27 @@ def test_diff_reports_an_undecided_witness_as_unknown(monkeypatch):
 def test_diff_bad_bound_is_a_usage_error():
     r = run("diff", "tcg", "ocg", "--max-length", "0")
     assert r.exit_code == 2 and "Traceback" not in r.output
+
+
+def test_the_search_pays_a_discard_cost_with_a_hand_card():
+    # Rising Energy and Magic Jammer discard a card as their cost (card texts): the searches'
+    # actions name one (`cost CARD`), so their scenario can activate them, and only them
+    from ygo_timing.inputs.play import parse_text
+    from ygo_timing.model.step import relation
+    from ygo_timing.symbolic.explore import action_list, paying, untargeted
+    from ygo_timing.symbolic.replay import scenario_play
+    from ygo_timing.symbolic.scenarios import SCENARIOS
+    play = scenario_play(next(s for s in SCENARIOS if s.name == "battle-step"))
+    uni = Universe(play, catalogue_cards())
+    rel = relation("ocg", len(uni.specs), len(uni.effects))
+    acts = action_list(rel.ctx, len(uni.specs), len(uni.effects), 0, untargeted(uni), paying(uni))
+    named = {(uni.label(uni.effects[a["eff"]][0]), uni.label(a["other"]))
+             for a in acts if a["kind"] == unroll.A["activate"] and a["other"] != -1}
+    hand = {uni.label(i) for i, s in enumerate(uni.specs) if s.zone == "hand"}
+    assert {c for c, _ in named} == {"Rising Energy", "Magic Jammer"} and hand <= {o for _, o in named}
+    # and the play the search would write for one of them is legal: A discards its hand card
+    scenario = next(s for s in SCENARIOS if s.name == "battle-step")
+    a_hand = next(s.label for s in uni.specs if s.zone == "hand" and s.player == "A")
+    v = check_play(parse_text(f"turn: 2\nturn-player: A\n{scenario.setup}\nenter battle phase\nnext\n"
+                              f'activate A "Rising Energy" target "Dark Magician" cost "{a_hand}"\n', "<scenario>"))
+    assert v.verdict == "legal", v.violations

@@ -47,7 +47,8 @@ class Scene:
         self.uni, self.index = first.uni, first.index
         self.start = tuple(tuple(self.runs[n].vals) for n in self.names)
         tp = 0 if self.play.turn_player == "A" else 1
-        acts = action_list(first.ctx, len(self.uni.specs), len(self.uni.effects), tp, untargeted(self.uni))
+        acts = action_list(first.ctx, len(self.uni.specs), len(self.uni.effects), tp, untargeted(self.uni),
+                           paying(self.uni))
         self.actions = [(act, [act[f] for f in ACTION_FIELDS]) for act in acts]
         self._placed = {}
 
@@ -95,12 +96,17 @@ def untargeted(uni) -> list:
             if not eff.chooses_target and not eff.negates_a_link]
 
 
-def action_list(ctx, ncards, neffects, tp, untargeted) -> list:
+def paying(uni) -> list:
+    """Effects whose cost discards or Tributes a card the play names (GEN-16)."""
+    return [e for e, (_, _, eff) in enumerate(uni.effects) if eff.pays_with_card]
+
+
+def action_list(ctx, ncards, neffects, tp, untargeted, paying=()) -> list:
     """Every action `unroll.action_domain` admits, enumerated by the solver (claims with value
     0: the search puts in the values the states hold, see `claim_values`)."""
     act = unroll.action_vars(0, ctx)
     s = z3.Solver()
-    s.add(unroll.action_domain(act, ncards, neffects, tp, untargeted=untargeted))
+    s.add(unroll.action_domain(act, ncards, neffects, tp, untargeted=untargeted, paying=paying))
     s.add(z3.Implies(act["kind"] == AK["claim"], act["value"] == 0))
     out = []
     while s.check() == z3.sat:

@@ -132,7 +132,7 @@ def spec_of(act: dict, run: Run) -> ActionSpec:
         s.card, s.target, s.direct = label(act["card"]), label(act["target"]), act["direct"]
     elif kind == "activate":
         c, k, _ = u.effects[act["eff"]]
-        s.card, s.effect, s.target = u.label(c), k, label(act["target"])
+        s.card, s.effect, s.target, s.other = u.label(c), k, label(act["target"]), label(act["other"])
     elif kind == "retarget":
         s.target, s.direct = label(act["target"]), act["direct"]
     elif kind == "replace":

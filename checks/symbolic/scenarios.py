@@ -6,8 +6,8 @@ Effect, "Flashbang", a Counter Trap, an ATK/DEF changer, a battle-damage modifie
 replacement-for-destruction effect, a Fusion Summon trigger on being Special Summoned, Traps
 for the end of the Damage Step). Each has an opening (action lines, written in the finer
 `tcg` sub-steps; `diff` drops the `next` lines the coarser set does not have) so that a short
-search starts where its cards matter. Small set-ups keep the search small (4 cards, 4 effects:
-one size bucket of `step.relation`).
+search starts where its cards matter. Small set-ups keep the search small (at most 8 cards and 4 effects:
+two size buckets of `step.relation`); a card with a discard cost has a card in the hand to pay it.
 """
 from __future__ import annotations
 
@@ -29,7 +29,9 @@ SCENARIOS = (
         'A monster "Dark Magician"\n'
         'B monster "Ryko, Lightsworn Hunter" face-down defense\n'
         'A set "Rising Energy"\n'
-        'B set "Magic Jammer"\n',
+        'B set "Magic Jammer"\n'
+        'A hand "Blue-Eyes White Dragon"\n'   # each one's discard cost (card text)
+        'B hand "Blue-Eyes White Dragon"\n',
         ("enter battle phase", "next"),
     ),
     Scenario(
@@ -39,7 +41,8 @@ SCENARIOS = (
         'A monster "Dark Magician"\n'
         'B monster "D.D. Warrior Lady"\n'
         'B set "Flashbang"\n'
-        'A set "Magic Jammer"\n',
+        'A set "Magic Jammer"\n'
+        'A hand "Blue-Eyes White Dragon"\n',   # Magic Jammer's discard cost (card text)
         ("enter battle phase", "next", 'attack "Dark Magician" -> "D.D. Warrior Lady"',
          "next", "next", "next", "next"),
     ),
