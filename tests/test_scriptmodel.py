@@ -185,3 +185,14 @@ def test_compare_joins_entries_by_passcode_property_by_property(tmp_path, pool):
     [d] = [d for d in report["differences"] if d["property"] == "effect.operations"]
     assert d["card"] == "My Mirror" and d["property"] == "effect.operations"
     assert d["imported"][0]["select"]["filter"] == "attack_position"
+
+
+def test_compare_counts_two_spellings_of_one_meaning_as_agreement():
+    from ygo_timing.cards.crosscheck import _same
+    a = {"filter": {"all": [{"quantity": "face_up", "of": "target"}, {"quantity": "location", "of": "target", "value": "monster_zone"}]}}
+    b = {"filter": {"all": [{"quantity": "location", "of": "target", "value": "monster_zone"}, {"quantity": "face_up", "of": "target"}]}}
+    assert _same(a, b)
+    assert _same([{"do": "gain_lp", "on": "self", "amount": 4000, "then": False}], [{"do": "gain_lp", "amount": 4000}])
+    # but the order of operations is their meaning, and a field that differs is a difference
+    assert not _same([{"do": "negate"}, {"do": "destroy"}], [{"do": "destroy"}, {"do": "negate"}])
+    assert not _same([{"do": "destroy", "on": "attacker"}], [{"do": "destroy"}])

@@ -34,7 +34,26 @@ class Comparison:
 
 
 def _same(a, b) -> bool:
-    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    return json.dumps(_normal(a), sort_keys=True) == json.dumps(_normal(b), sort_keys=True)
+
+
+# an operation's fields at their defaults (docs/cards-format.md), which one side may leave out
+OPERATION_DEFAULTS = {"on": "self", "then": False}
+
+
+def _normal(v):
+    """The meaning of a property, not its spelling: the atoms of an "all" / "any" in any order,
+    an operation's default fields left out."""
+    if isinstance(v, dict):
+        out = {k: _normal(x) for k, x in v.items()
+               if not ("do" in v and OPERATION_DEFAULTS.get(k, object()) == x)}
+        for k in ("all", "any"):
+            if isinstance(out.get(k), list):
+                out[k] = sorted(out[k], key=lambda x: json.dumps(x, sort_keys=True))
+        return out
+    if isinstance(v, list):
+        return [_normal(x) for x in v]
+    return v
 
 
 def compare(records, builtin: dict) -> Comparison:
