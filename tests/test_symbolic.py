@@ -39,7 +39,7 @@ def test_options_after_lily_in_ex1():
     by = {x.what: x for x in o.cards}
     # both discard a card as their cost: named with the card in A's hand, "Rising Energy" is
     # refused for its timing alone, "Divine Wrath" allowed
-    rising = by['chain A "Rising Energy" cost K']
+    rising = by['chain A "Rising Energy" target "Dark Magician" cost K']
     assert rising.allowed is False and {r["rule"] for r in rising.rules} == {"DS-T1", "T4"}
     assert by['chain A "Divine Wrath" cost K'].allowed is True
     game = {x.what: x for x in o.game}
@@ -60,7 +60,7 @@ def test_options_come_from_the_compiled_relation_and_the_solver_explains_why(mon
         assert (a.what, a.allowed, a.rules) == (b.what, b.allowed, b.rules)
         assert a.facts == [] and (b.facts != []) == (b.allowed is False)
     r = run("options", EX1_COUNTER, "--why", "--format", "json")
-    rising = next(x for x in json.loads(r.output)["activations"] if x["action"] == 'chain A "Rising Energy" cost K')
+    rising = next(x for x in json.loads(r.output)["activations"] if x["action"] == 'chain A "Rising Energy" target "Dark Magician" cost K')
     assert any("names none of the timings" in f for f in rising["because"])
 
 

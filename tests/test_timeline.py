@@ -65,8 +65,8 @@ def test_ex1_rows_chain_and_the_illegal_action():
     # what A could have done instead: Rising Energy is refused by T4 (the rule EX-1 is about)
     # (named with the card in A's hand it would discard: refused for its timing, not its cost)
     by = {x.what: x for x in bad.options.cards}
-    assert by['chain A "Rising Energy" cost K'].allowed is False
-    assert {r["rule"] for r in by['chain A "Rising Energy" cost K'].rules} == {"DS-T1", "T4"}
+    assert by['chain A "Rising Energy" target "Dark Magician" cost K'].allowed is False
+    assert {r["rule"] for r in by['chain A "Rising Energy" target "Dark Magician" cost K'].rules} == {"DS-T1", "T4"}
     assert not t.notes
 
 
@@ -78,8 +78,8 @@ def test_options_at_each_window_opening():
     at = {o.window: {x.what: x for x in o.options.cards} for o in t.openings}
     # T1 (S0-TCG 36-45): ATK/DEF changers such as "Rising Energy" may be activated at the start of
     # the Damage Step; at damage calculation it does not say "at damage calculation" (T4, EX-1)
-    assert at["t1_start"]['activate A "Rising Energy" cost K'].allowed is True
-    refused = at["t4_at_calc"]['activate A "Rising Energy" cost K']
+    assert at["t1_start"]['activate A "Rising Energy" target "Dark Magician" cost K'].allowed is True
+    refused = at["t4_at_calc"]['activate A "Rising Energy" target "Dark Magician" cost K']
     assert refused.allowed is False and "T4" in {r["rule"] for r in refused.rules}
 
 

@@ -166,13 +166,22 @@ def options_at(run: Run, n: int, why: bool = False) -> Options:
                       f"{verb} {p} {ref}" + ("" if paid is None else f" cost {_ref(u.specs[paid].label)}"))
         if base.allowed is False and (eff.chooses_target or eff.pays_with_card):
             # the text chooses a target, or its cost a card of the player's to discard or Tribute:
-            # allowed if some choice is. The refusal shown names no target and the first card the
-            # player could pay with (never refused for want of a cost it can pay); it alone is
-            # explained, so the choices are asked without `why`.
+            # allowed if some choice is. The refusal shown names the first card the player could
+            # pay with (never refused for want of a cost it can pay) and, if the text targets,
+            # the first target its filter accepts (never refused for want of a target, GEN-17,
+            # when one fits); it alone is explained, so the choices are asked without `why`.
+            fitting = None
             for act, line in _choices(u, e, eff, pl, p, f"{verb} {p} {ref}"):
-                if ask(run, act, line)[0]:
+                ok, broken, _ = ask(run, act, line)
+                if ok:
                     base = option(p, act, line)
                     break
+                if fitting is None and eff.chooses_target and act["target"] != NONE and "GEN-17" not in broken \
+                        and (paid is None or act["other"] == paid):
+                    fitting = (act, line)
+            else:
+                if fitting is not None:
+                    base = option(p, *fitting)
         acts.append(base)
 
     game = []
