@@ -139,8 +139,11 @@ def write_corpus(folder: Path, seed: int, sizes: dict, illegal_share: float, fil
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for length, count in sorted(sizes.items()):
+        # exactly the share asked (at least one when it is not 0), so that a small corpus always
+        # has illegal plays to time; which ones is the seed's choice
+        bad = set(rng.sample(range(count), min(count, max(1 if illegal_share else 0, round(illegal_share * count)))))
         for k in range(count):
-            play = grow(rng, rng.choice(bases), length, rng.random() < illegal_share, cards, fill=fill)
+            play = grow(rng, rng.choice(bases), length, k in bad, cards, fill=fill)
             path = folder / f"len{length:05d}-{k:04d}-{play.expect}.play"
             path.write_text(to_text(play), encoding="utf-8")
             out.append(path)
