@@ -61,6 +61,8 @@ class CheckResult:
     expect: str | None            # the play's own `expect:` verdict, if it states one
     expect_rules: tuple[str, ...]
     raw: Verdict                  # the record `ygo-timing check` formats (to_dict: its JSON)
+    # card text the verdict does not weigh: "CARD (effect N): WHAT" (checking/caveats.py)
+    not_modelled: tuple[str, ...] = ()
 
     @property
     def matches_expect(self) -> bool:
@@ -82,7 +84,8 @@ def _result(v: Verdict) -> CheckResult:
         path=v.path, ruleset=v.ruleset, verdict=v.verdict,  # type: ignore[arg-type]
         first_illegal=Action(fi["index"], fi["line"], fi["action"].strip()) if fi else None,
         rules=tuple(Rule(r["rule"], r["statement"], tuple(r["sources"])) for r in v.violations),
-        facts=tuple(v.facts), message=v.message, expect=v.expect, expect_rules=tuple(v.expect_rules), raw=v)
+        facts=tuple(v.facts), message=v.message, expect=v.expect, expect_rules=tuple(v.expect_rules), raw=v,
+        not_modelled=tuple(v.not_modelled))
 
 
 def card_sources(cards: Iterable[CardSource]) -> tuple[Any, ...]:

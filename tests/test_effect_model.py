@@ -66,6 +66,7 @@ GOOD = [
     dict(operations=[{"do": "negate_attack"}, {"do": "damage", "on": "attacker", "amount": "atk", "then": True}]),
     dict(kind="continuous", apply={"do": "atk_modifier", "on": "all", "amount": 500, "select": {"side": "yours"}}),
     dict(kind="continuous", apply={"do": "lock_traps"}),
+    dict(kind="trigger", condition="battle_damage_dealt", not_modelled="draw 1 card: the model has no Deck"),
 ]
 
 # (effect fields, what the loader's message says); the schema refuses each as well
@@ -85,6 +86,7 @@ BAD = [
     (dict(apply={"do": "lock_traps"}), "'apply' is what a continuous effect does"),
     (dict(kind="continuous", apply={"do": "atk_modifier"}), "'amount' goes with"),
     (dict(resolution={"do": "destroy"}, operations=[{"do": "destroy"}]), "give one of them"),
+    (dict(not_modelled=" "), "'not_modelled' is empty"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
@@ -253,3 +255,43 @@ def test_each_effect_with_a_watched_condition_takes_a_watched_slot():
     assert (steam.watched, steam.nwatched) == ([0, 1], 2)   # Dark Magician has no effect
     watch = {f.arg: f.value for f in static_facts(steam, steam.play, 4, 2) if f.fn == "continuous_watch"}
     assert {k: v for k, v in watch.items() if v} == {1 * vocab.MAX_CONTINUOUS: 1, 1 * vocab.MAX_CONTINUOUS + 1: 2}
+
+
+# effects whose behaviour the model holds outside `operations` and `apply`: in card-level fields
+# (docs/cards-format.md, "A card") or in the set-up (a Tyrant Wing equip: BP-7 reads `equipped`)
+CARD_LEVEL = ("must_attack", "calc_modifier", "battle_damage_modifier", "extra_attacks", "attack_restriction")
+HELD_BY_THE_SETUP = {("Tyrant Wing", 2)}
+
+
+def test_every_builtin_effect_does_something_or_says_what_is_not_modelled():
+    # issue 12 item 5: no Battle Phase text kept only as a note; what the model has no state for
+    # is named in `not_modelled`, which verdicts list (checking/caveats.py)
+    silent = []
+    for c in catalogue.builtin().values():
+        for k, e in enumerate(c.effects, 1):
+            does = e.operations or e.apply is not None or e.costs or e.not_modelled
+            placed = e.kind == "activation" and c.subtype in ("continuous", "field")   # activating places the card
+            elsewhere = e.kind == "continuous" and any(getattr(c, f) not in (None, False, 0, "none") for f in CARD_LEVEL)
+            if not (does or placed or elsewhere or (c.name, k) in HELD_BY_THE_SETUP):
+                silent.append(f"{c.name} effect {k}")
+    assert silent == []
+
+
+def test_a_verdict_names_the_card_text_it_does_not_weigh():
+    from ygo_timing.checking.check import check_play
+    from ygo_timing.inputs.play import parse_text
+    head = "ruleset: ocg\nturn-player: A\nA monster \"Airknight Parshath\" as AP\nB monster \"Dark Magician\" as DM\n"
+    attack = "enter battle phase\nnext battle_step\nattack AP -> DM\n"
+    v = check_play(parse_text(head + attack, "t.play"))
+    assert v.verdict == "legal" and v.not_modelled == []   # the draw trigger was never activated
+    direct = head.replace('B monster "Dark Magician" as DM\n', "") + (
+        "enter battle phase\nnext battle_step\nattack AP direct\nnext ds_start\nnext ds_before_calc\n"
+        "next ds_during_calc\nnext ds_after_calc\nactivate A AP effect 2\nresolve\n")
+    v = check_play(parse_text(direct, "t.play"))
+    assert v.verdict == "legal", v.message
+    assert v.not_modelled == ["Airknight Parshath (effect 2): " + next(
+        e.not_modelled for e in catalogue.builtin()["Airknight Parshath"].effects if e.not_modelled)]
+    assert v.to_dict()["not_modelled"] == v.not_modelled
+    # a continuous effect is named when its card is set up, activated or not
+    v = check_play(parse_text("ruleset: ocg\nA monster \"Machina Sniper\"\nenter battle phase\n", "t.play"))
+    assert v.not_modelled and v.not_modelled[0].startswith("Machina Sniper (effect 1): ")

@@ -41,6 +41,10 @@ class Effect:
     apply: effect_format.Continuous | None = None   # a continuous effect's
     text: str = ""                # the card text of this effect, where the entry quotes it
     note: str = ""
+    # what the text does that the model does not hold ("draw 1 card: the model has no Deck"); a
+    # verdict on a play that activates the effect, or sets up its card for a continuous one,
+    # names it (checking/caveats.py): the verdict does not weigh that part
+    not_modelled: str = ""
     unknown: tuple = ()   # properties an import could not settle (left at their defaults)
     legacy: bool = False  # read from the old one-operation `resolution` (cards migrate rewrites it)
 
@@ -121,7 +125,8 @@ CARD_KEYS = {"name", "type", "subtype", "attribute", "monster_type", "passcode",
              "attack_restriction", "source", "unknown", "import"}
 EFFECT_KEYS = {"kind", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
                "fusion_summon", "timings", "condition", "ruling_allowed", "no_damage_step",
-               "cost", "target", "operations", "apply", "text", "resolution", "note", "unknown", "import"}
+               "cost", "target", "operations", "apply", "text", "resolution", "note", "not_modelled", "unknown",
+               "import"}
 # What an imported entry may list as `unknown` (checks/cards/importer.py); `import` is its
 # provenance (card id, script lines), kept for people and ignored by the solver.
 UNKNOWABLE_CARD = ("attribute", "level", "atk", "def", "effects", "continuous", "must_attack", "extra_attacks",
@@ -226,6 +231,10 @@ def parse_effect(value, doc, path, where, what) -> Effect:
     e.no_damage_step = r.get(d, "no_damage_step", bool, False, what=w)
     e.text = r.get(d, "text", str, "", what=w)
     e.note = r.get(d, "note", str, "", what=w)
+    e.not_modelled = r.get(d, "not_modelled", str, "", what=w)
+    if "not_modelled" in d and not e.not_modelled.strip():
+        r.fail("not_modelled", f"{w}: 'not_modelled' is empty; expected what the text does that the model "
+                               "does not hold (or leave the field out)")
     e.unknown = parse_unknown(r, d, UNKNOWABLE_EFFECT, w)
     e.costs = effect_format.parse_costs(r, d, w, e.kind)
     e.target_filter, e.implied_target = effect_format.parse_target(r, d, w)

@@ -447,6 +447,8 @@ def effect_dict(e) -> dict:
         d["text"] = e.text
     if e.note:
         d["note"] = e.note
+    if e.not_modelled:
+        d["not_modelled"] = e.not_modelled
     if e.unknown:
         d["unknown"] = list(e.unknown)
     return d

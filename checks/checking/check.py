@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import z3
 from ygo_timing.cards import catalogue
+from ygo_timing.checking.caveats import not_modelled
 from ygo_timing.checking.deadline import DEFAULT_DEADLINE_S, Deadline, DeadlineExceeded
 from ygo_timing.checking.facts import play_cards
 from ygo_timing.checking.run import Outcome, Run, walk
@@ -53,6 +54,7 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify, dead
     except (PlayError, catalogue.CatalogueError) as e:
         v.verdict, v.message = "error", str(e)
         return v
+    v.not_modelled = not_modelled(play, cards)
     fast = None
     if run.evaluator is not None:
         try:

@@ -21,6 +21,7 @@ class Verdict:
     expect_rules: list = field(default_factory=list)
     steps: int = 0
     record: int | None = None         # the line of a JSON Lines record (check --jsonl)
+    not_modelled: list = field(default_factory=list)  # card text the verdict does not weigh (checking/caveats.py)
 
     def to_dict(self):
         d = {"path": self.path, "ruleset": self.ruleset, "verdict": self.verdict}
@@ -29,6 +30,8 @@ class Verdict:
         if self.verdict == "illegal":
             d.update(first_illegal=self.first_illegal, reason=self.reason, violations=self.violations,
                      facts=self.facts)
+        if self.not_modelled and self.verdict in ("legal", "illegal"):
+            d["not_modelled"] = self.not_modelled
         if self.message:
             d["message"] = self.message
         if self.expect:

@@ -181,6 +181,9 @@ class Renderer:
                        f'<a href="#{pid}-illegal">#{bad.index} (line {bad.line})</a>: <code>{esc(bad.text)}</code>'
                        + (" — breaks " + ", ".join(self.rule(r["rule"]) for r in v.violations)
                           if v.violations else "") + "</p>")
+        if getattr(v, "not_modelled", None) and v.verdict in ("legal", "illegal"):
+            out.append('<p class="message">Not weighed (card text the model does not hold):</p><ul>'
+                       + "".join(f"<li>{esc(n)}</li>" for n in v.not_modelled) + "</ul>")
         if v.message and (not t.rows or v.verdict in ("error", "unknown")):
             out.append(f'<p class="message">{icon(v.verdict if v.verdict in ICONS else "error")} {esc(v.message)}</p>')
         for note in t.notes:

@@ -31,6 +31,9 @@ def text(verdicts) -> str:
                 out.append(f"    - {f}")
         elif v.message:
             out.append(f"  {v.message}")
+        if v.not_modelled and v.verdict in ("legal", "illegal"):
+            out.append("  not weighed (card text the model does not hold):")
+            out += [f"    - {n}" for n in v.not_modelled]
     return "\n".join(out)
 
 
