@@ -230,6 +230,7 @@ CONTINUOUS = (
     "no_battle_damage",      # its controller takes no battle damage from battles involving this card
     "lock_traps",            # Trap Cards cannot be activated, and Trap effects on the field are negated
     "lock_spells",           # Spell Cards cannot be activated
+    "lock_spells_traps",     # Spell and Trap Cards cannot be activated ("If this card attacks, your opponent cannot ...")
     "negate_monster_effects",  # the effects of face-up monsters on the field are negated
     "cannot_attack",         # the selected monsters cannot attack (cannot declare an attack)
     "direct_attack",         # the selected monsters can attack directly
@@ -237,6 +238,9 @@ CONTINUOUS = (
 CN = {name: i for i, name in enumerate(CONTINUOUS)}
 MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots for
 CONTINUOUS_ON = ("self", "all")
+LOCKS = ("lock_traps", "lock_spells", "lock_spells_traps")
+LOCK_PLAYERS = ("both", "opponent")   # whose activations a lock refuses (stored as its select side)
+GAME_CONTINUOUS = LOCKS + ("negate_monster_effects", "no_battle_damage")   # about the game or a player: no `on`
 
 # Battle damage modifiers (BD-1, S2 63-75), in the order BD-1 applies them.
 BATTLE_DAMAGE_MODIFIERS = (

@@ -66,6 +66,8 @@ GOOD = [
     dict(operations=[{"do": "negate_attack"}, {"do": "damage", "on": "attacker", "amount": "atk", "then": True}]),
     dict(kind="continuous", apply={"do": "atk_modifier", "on": "all", "amount": 500, "select": {"side": "yours"}}),
     dict(kind="continuous", apply={"do": "lock_traps"}),
+    dict(kind="continuous", condition={"quantity": "attacking", "of": "self"},
+         apply={"do": "lock_spells_traps", "player": "opponent"}),
     dict(kind="trigger", condition="battle_damage_dealt", not_modelled="draw 1 card: the model has no Deck"),
 ]
 
@@ -87,6 +89,9 @@ BAD = [
     (dict(kind="continuous", apply={"do": "atk_modifier"}), "'amount' goes with"),
     (dict(resolution={"do": "destroy"}, operations=[{"do": "destroy"}]), "give one of them"),
     (dict(not_modelled=" "), "'not_modelled' is empty"),
+    (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 100, "player": "opponent"}),
+     "'player' (whose activations it refuses) goes with"),
+    (dict(kind="continuous", apply={"do": "lock_spells", "player": "you"}), "expected one of: both, opponent"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)

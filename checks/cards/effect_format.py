@@ -360,15 +360,20 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
         r.fail("apply", f"{what}: 'apply' is what a continuous effect does while its card is face-up; "
                         f"kind is {kind!r}: use 'operations'")
     w = f"{what} apply"
-    ar.obj(a, {"do", "on", "amount", "select"}, w)
+    ar.obj(a, {"do", "on", "amount", "select", "player"}, w)
     do = ar.get(a, "do", str, REQUIRED, choices=vocab.CONTINUOUS[1:], what=w)
     on = ar.get(a, "on", str, "self", choices=vocab.CONTINUOUS_ON, what=w)
     amount = ar.get(a, "amount", int, None, what=w)
     if (do in AMOUNT_CONTINUOUS) != (amount is not None):
         ar.fail("amount" if amount is not None else None, f"{w}: 'amount' goes with {' and '.join(AMOUNT_CONTINUOUS)} and only with them")
-    if do in ("lock_traps", "lock_spells", "negate_monster_effects", "no_battle_damage") and "on" in a:
+    if do in vocab.GAME_CONTINUOUS and "on" in a:
         ar.fail("on", f"{w}: {do!r} applies to the game (or its controller), not to cards: it takes no 'on'")
-    return Continuous(do, on, amount or 0, _select(ar, a, w, on))
+    player = ar.get(a, "player", str, "both", choices=vocab.LOCK_PLAYERS, what=w)
+    if "player" in a and do not in vocab.LOCKS:
+        ar.fail("player", f"{w}: 'player' (whose activations it refuses) goes with {', '.join(vocab.LOCKS)} and only with them")
+    # a lock's select side is the player it refuses (model/rules/continuous.py, GEN-19)
+    select = Select(side=player) if do in vocab.LOCKS else _select(ar, a, w, on)
+    return Continuous(do, on, amount or 0, select)
 
 
 def changes_atk_def_directly(ops, apply) -> bool:
@@ -442,7 +447,8 @@ def effect_dict(e) -> dict:
         a = e.apply
         d["apply"] = {"do": a.do, **({"on": a.on} if a.on != "self" else {}),
                       **({"amount": a.amount} if a.do in AMOUNT_CONTINUOUS else {}),
-                      **({"select": select_dict(a.select)} if a.on == "all" else {})}
+                      **({"select": select_dict(a.select)} if a.on == "all" else {}),
+                      **({"player": a.select.side} if a.do in vocab.LOCKS and a.select.side != "both" else {})}
     if e.text:
         d["text"] = e.text
     if e.note:

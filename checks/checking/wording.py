@@ -86,6 +86,7 @@ CONTINUOUS_WORDS = {
     "indestructible_by_effect": "keeps from being destroyed by card effects",
     "no_battle_damage": "makes its controller take no battle damage", "lock_traps": "keeps Trap Cards from being activated",
     "lock_spells": "keeps Spell Cards from being activated",
+    "lock_spells_traps": "keeps Spell and Trap Cards from being activated",
     "negate_monster_effects": "negates the effects of face-up monsters on the field",
     "cannot_attack": "keeps from attacking", "direct_attack": "lets attack directly",
 }
@@ -265,8 +266,10 @@ def continuous_facts(n, applies):
             out.append(("continuous", k, 0, ""))
             continue
         who = "itself" if a.on == "self" else select_words(a.select)
+        if a.do in vocab.LOCKS:
+            who = "by the opponent" if a.select.side == "opponent" else ""
         words = f"{n}: while face-up on the field it {CONTINUOUS_WORDS[a.do].format(amount=a.amount)}" + \
-            ("" if a.do in ("lock_traps", "lock_spells", "negate_monster_effects", "no_battle_damage") else f" ({who})") + f" {yes}"
+            ("" if a.do in vocab.GAME_CONTINUOUS and not (a.do in vocab.LOCKS and who) else f" ({who})") + f" {yes}"
         out.extend([("continuous", k, vocab.CN[a.do], words), ("continuous_on", k, vocab.CONTINUOUS_ON.index(a.on), words),
                     ("continuous_amount", k, a.amount, words)] + select_facts("continuous", k, a.select, words))
     return out

@@ -18,17 +18,23 @@ def gen18(ctx):
     return {"continuous_effects": z3.BoolVal(True)}
 
 
-@rule("GEN-19", "While a card's \"Trap Cards cannot be activated\" (or Spell Cards) applies, no card "
-      "or effect of that kind is activated.", ["card text"], name="activation.lock",
+@rule("GEN-19", "While a card's \"Trap Cards cannot be activated\" (or Spell Cards, or both) applies, no "
+      "card or effect of that kind is activated by the players it names (both, or its controller's "
+      "opponent).", ["card text"], name="activation.lock",
       expressible="partial",
       note="The lock's other half on some cards (\"negate all Trap effects on the field\", Jinzo) is "
            "not modelled: a face-up Trap's continuous effect still applies under it.")
 def gen19(ctx):
-    act = ctx.act
+    S, act = ctx.S, ctx.act
     traps = [k for k in vocab.CARD_KINDS if k.startswith("trap")]
     spells = [k for k in vocab.CARD_KINDS if k.startswith("spell")]
-    locked = {kind: z3.Or([t for _, _, t in applying(ctx, kind, ctx.pre)] or [z3.BoolVal(False)])
-              for kind in ("lock_traps", "lock_spells")}
-    refused = z3.Or(z3.And(ctx.kind_is(act.eff, *traps), locked["lock_traps"]),
-                    z3.And(ctx.kind_is(act.eff, *spells), locked["lock_spells"]))
+    side = S.select["continuous"]["side"]
+    opponent = vocab.SELECT_SIDES.index("opponent")
+
+    def locked(kind):   # a lock of `kind` refuses this activation's player
+        return z3.Or([z3.And(t, z3.Or(side(s) != opponent, S.ctrl(j) != act.player))
+                      for j, s, t in applying(ctx, kind, ctx.pre)] or [z3.BoolVal(False)])
+    both = locked("lock_spells_traps")
+    refused = z3.Or(z3.And(ctx.kind_is(act.eff, *traps), z3.Or(locked("lock_traps"), both)),
+                    z3.And(ctx.kind_is(act.eff, *spells), z3.Or(locked("lock_spells"), both)))
     return z3.Implies(ctx.activating, z3.Not(refused))
