@@ -234,6 +234,8 @@ CONTINUOUS = (
     "negate_monster_effects",  # the effects of face-up monsters on the field are negated
     "cannot_attack",         # the selected monsters cannot attack (cannot declare an attack)
     "direct_attack",         # the selected monsters can attack directly
+    "piercing",              # attacking a Defense Position monster with more ATK than its DEF, it
+                             # inflicts the difference as battle damage ("piercing battle damage")
 )
 CN = {name: i for i, name in enumerate(CONTINUOUS)}
 MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots for

@@ -235,6 +235,7 @@ EFFECT_ROWS = [
     (1112, BOTH, 0, MONSTER | EFFECT, 1200, 1200, 4, 0x1, "Test Shifter", "You can banish this card from your GY, then target 1 monster you control; change it to face-down Defense Position."),
     (1114, BOTH, 0, MONSTER | NORMAL, 1300, 2000, 3, 0x1, "Test Stone", "A stone soldier."),
     (1113, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Mender", "When your opponent's monster attacks directly while you have 1000 or less LP: gain 1000 LP."),
+    (1115, BOTH, 0, MONSTER | EFFECT, 1900, 1400, 5, 0x10, "Test Lance", "If this card attacks a Defense Position monster, inflict piercing battle damage."),
 ]
 _HEAD = "local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
 _REG = "\tc:RegisterEffect(e1)\nend\n"
@@ -475,7 +476,9 @@ end
 function s.op(e,tp,eg,ep,ev,re,r,rp)
 	Duel.Recover(tp,1000,REASON_EFFECT)
 end
-""",
+""",    1115: _HEAD + """	e1:SetType(EFFECT_TYPE_SINGLE)
+	e1:SetCode(EFFECT_PIERCE)
+""" + _REG,
 }
 
 

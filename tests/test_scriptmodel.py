@@ -73,6 +73,8 @@ def test_continuous_effects(cards):
     assert [e["apply"] for e in cards["Test Aura"]["effects"]] == [
         {"do": "atk_modifier", "amount": 500, "on": "all", "select": {"side": "yours", "filter": "any"}},
         {"do": "indestructible_by_battle"}]
+    # EFFECT_PIERCE: "If this card attacks a Defense Position monster, inflict piercing battle damage"
+    assert [e["apply"] for e in cards["Test Lance"]["effects"]] == [{"do": "piercing"}]
 
 
 def test_a_target_filter_beyond_two_atoms_is_unknown_never_shortened(cards):
@@ -154,7 +156,7 @@ def test_coverage_counts_every_property_and_continuous(pool):
     imp = importer.import_pool(*map(str, pool))
     cov = imp.coverage
     assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 12   # activated effects
-    assert cov["continuous.apply"] == {"derived": 2, "unknown": 0}
+    assert cov["continuous.apply"] == {"derived": 3, "unknown": 0}
     assert cov["effect.operations"]["unknown"] == 2 and cov["effect.cost"]["unknown"] == 0
     assert json.dumps(cov)   # the report is JSON
 

@@ -577,7 +577,7 @@ CONTINUOUS = {"EFFECT_UPDATE_ATTACK": "atk_modifier", "EFFECT_UPDATE_DEFENSE": "
               "EFFECT_INDESTRUCTABLE_BATTLE": "indestructible_by_battle",
               "EFFECT_INDESTRUCTABLE_EFFECT": "indestructible_by_effect",
               "EFFECT_AVOID_BATTLE_DAMAGE": "no_battle_damage", "EFFECT_CANNOT_ATTACK": "cannot_attack",
-              "EFFECT_DIRECT_ATTACK": "direct_attack"}
+              "EFFECT_DIRECT_ATTACK": "direct_attack", "EFFECT_PIERCE": "piercing"}
 
 
 def continuous(decl, functions):

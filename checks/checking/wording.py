@@ -89,6 +89,7 @@ CONTINUOUS_WORDS = {
     "lock_spells_traps": "keeps Spell and Trap Cards from being activated",
     "negate_monster_effects": "negates the effects of face-up monsters on the field",
     "cannot_attack": "keeps from attacking", "direct_attack": "lets attack directly",
+    "piercing": "gives piercing battle damage",
 }
 
 # a state variable's name in words (model/state.py); per-card ones follow the card's label

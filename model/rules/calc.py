@@ -72,7 +72,10 @@ def outcome(ctx):
     t_dies = z3.And(fight, z3.If(defending, z3.And(dc2, A > T), z3.And(dc1, z3.Or(A > T, tie))),
                     z3.Not(indestructible(ctx, t)))
     a_dies = z3.And(fight, z3.Not(defending), dc1, z3.Or(A < T, tie), z3.Not(indestructible(ctx, a)))
-    to_t_ctrl = z3.If(z3.And(fight, z3.Not(defending), dc1, A > T), A - T, 0)
+    # a Continuous Effect of the attacker ("inflict piercing battle damage": GEN-18) makes the
+    # Defense Position target's controller take what DC-2 alone would leave undealt
+    pierces = z3.And(defending, dc2, continuous_applies(ctx, "piercing", a, post))
+    to_t_ctrl = z3.If(z3.And(fight, z3.Or(z3.And(z3.Not(defending), dc1), pierces), A > T), A - T, 0)
     to_a_ctrl = z3.If(z3.And(fight, A < T, z3.If(defending, dc2, dc1)), T - A, 0)
     to_opp_direct = z3.If(z3.And(live, direct, dc3), A, 0)
     pa = S.ctrl(a)
