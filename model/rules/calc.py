@@ -220,8 +220,8 @@ def bd1(ctx):
 @rule("AB-1", "Monsters determined destroyed by battle cannot be targeted, cannot change battle "
       "position or ATK/DEF, and their optional Quick Effects cannot be activated, until they "
       "leave the field.", ["S3 49-60"], expressible="partial",
-      note="Continuous Effects that stop applying to such a monster are not modelled (a Continuous "
-           "Effect has no condition in the effect model yet: docs/cards-format.md).")
+      note="Continuous Effects that stop applying to such a monster are not modelled (no condition "
+           "atom reads \"determined destroyed by battle\": docs/cards-format.md).")
 def ab1(ctx):
     S, pre, act = ctx.S, ctx.pre, ctx.act
 
