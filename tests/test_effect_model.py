@@ -66,6 +66,7 @@ GOOD = [
     dict(operations=[{"do": "negate_attack"}, {"do": "damage", "on": "attacker", "amount": "atk", "then": True}]),
     dict(kind="continuous", apply={"do": "atk_modifier", "on": "all", "amount": 500, "select": {"side": "yours"}}),
     dict(kind="continuous", apply={"do": "lock_traps"}),
+    dict(operations=[{"do": "double_battle_damage", "to": "opponent"}]),   # Cross Counter
 ]
 
 # (effect fields, what the loader's message says); the schema refuses each as well
@@ -85,6 +86,8 @@ BAD = [
     (dict(apply={"do": "lock_traps"}), "'apply' is what a continuous effect does"),
     (dict(kind="continuous", apply={"do": "atk_modifier"}), "'amount' goes with"),
     (dict(resolution={"do": "destroy"}, operations=[{"do": "destroy"}]), "give one of them"),
+    (dict(operations=[{"do": "destroy", "to": "you"}]), "'to' is for"),
+    (dict(operations=[{"do": "double_battle_damage", "to": "controller_of"}]), "doubles the battle damage of"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
