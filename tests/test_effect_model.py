@@ -200,7 +200,11 @@ def kinds_used(card):
 # one of them gains a legal and an illegal fixture, so this list only shrinks.
 NOT_YET_IN_FIXTURES = {
     # no fixture pair yet: no real card with a text found and verified for them so far (what each
-    # atom reads is still tested, on a test card, by tests/test_effect_atoms.py)
+    # atom reads is still tested, on a test card, by tests/test_effect_atoms.py). original_def: in
+    # the texts of ygopro cards.cdb to 2020 (ygoes002/pc-english, duelists-unite/ygodb_cleanup) no
+    # effect usable in the Battle Phase compares an original DEF (the one condition on it,
+    # Superheavy Samurai Soulbreaker Armor's "whose current DEF is lower than its original DEF",
+    # is an Ignition Effect from the GY)
     ("quantity", "original_def"),
 }
 
