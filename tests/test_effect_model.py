@@ -69,6 +69,7 @@ GOOD = [
     dict(kind="continuous", condition={"quantity": "attacking", "of": "self"},
          apply={"do": "lock_spells_traps", "player": "opponent"}),
     dict(kind="trigger", condition="battle_damage_dealt", not_modelled="draw 1 card: the model has no Deck"),
+    dict(operations=[{"do": "double_battle_damage", "to": "opponent"}]),   # Cross Counter
 ]
 
 # (effect fields, what the loader's message says); the schema refuses each as well
@@ -92,6 +93,8 @@ BAD = [
     (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 100, "player": "opponent"}),
      "'player' (whose activations it refuses) goes with"),
     (dict(kind="continuous", apply={"do": "lock_spells", "player": "you"}), "expected one of: both, opponent"),
+    (dict(operations=[{"do": "destroy", "to": "you"}]), "'to' is for"),
+    (dict(operations=[{"do": "double_battle_damage", "to": "controller_of"}]), "doubles the battle damage of"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
@@ -204,15 +207,12 @@ def kinds_used(card):
 # one of them gains a legal and an illegal fixture, so this list only shrinks.
 NOT_YET_IN_FIXTURES = {
     # no fixture pair yet: no real card with a text found and verified for them so far (what each
-    # atom reads is still tested, on a test card, by tests/test_effect_atoms.py)
-    # Ice Barrier (ATK becomes 0) was tried: its text was not found
-    ("operation", "atk_set"),
-    # Cross Counter (EDOPro official/c37083210.lua) doubles the battle damage the opponent takes;
-    # this operation doubles only what its controller takes
-    ("operation", "double_battle_damage"),
-    ("operation", "to_graveyard"),
-    ("quantity", "battle_damage"), ("quantity", "original_atk"),
-    ("quantity", "original_def"), ("quantity", "special_summoned"),
+    # atom reads is still tested, on a test card, by tests/test_effect_atoms.py). original_def: in
+    # the texts of ygopro cards.cdb to 2020 (ygoes002/pc-english, duelists-unite/ygodb_cleanup) no
+    # effect usable in the Battle Phase compares an original DEF (the one condition on it,
+    # Superheavy Samurai Soulbreaker Armor's "whose current DEF is lower than its original DEF",
+    # is an Ignition Effect from the GY)
+    ("quantity", "original_def"),
 }
 
 

@@ -270,7 +270,9 @@ TIMING_PHRASES = {
                         "targeted for an attack", "selected as an attack target"),   # the target is chosen when the attack is declared
     "ds_start": ("start of the damage step",), "before_calc": ("before damage calculation",),
     "during_calc": ("during damage calculation", "during the damage calculation"),
-    "after_calc": ("after damage calculation",), "ds_end": ("end of the damage step",),
+    # a text that answers taking battle damage names the part after damage calculation, where
+    # such effects activate (D4-5: "Gorz the Emissary of Darkness", "Numinous Healer")
+    "after_calc": ("after damage calculation", "when you take"), "ds_end": ("end of the damage step",),
     "end_step": ("end of the battle phase", "end step"),
 }
 

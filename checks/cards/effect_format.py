@@ -63,7 +63,7 @@ class Operation:
     on: str = "self"
     amount: int = 0
     amount_of: str = "number"     # vocab.AMOUNT_OF
-    to: str = "opponent"          # vocab.LP_PLAYERS, for damage / gain_lp
+    to: str = "opponent"          # vocab.LP_PLAYERS, for damage / gain_lp (the parser: "you" for double_battle_damage)
     select: Select = Select()     # on == "all"
     then: bool = False            # applies only if the operation before it did
 
@@ -78,6 +78,7 @@ class Continuous:
 
 # --- what each operation takes ------------------------------------------------------------------
 AMOUNT_OPS = ("atk_add", "atk_set", "def_add", "def_set", "damage", "gain_lp")
+TO_OPS = ("damage", "gain_lp", "double_battle_damage")
 GAME_OPS = ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "skip_damage_calc",
             "no_battle_damage", "halve_battle_damage", "double_battle_damage", "reflect_battle_damage")
 DIRECT_ATK_DEF = ("atk_add", "atk_set", "atk_halve", "atk_double", "atk_gain_opponent", "atk_halve_original",
@@ -317,9 +318,13 @@ def _operation(r: Reader, o, w, k) -> Operation:
             amount = r.get(o, "amount", int, 0, what=w)
     elif do in AMOUNT_OPS:
         r.fail(None, f"{w}: {do!r} needs an 'amount'")
-    to = r.get(o, "to", str, "opponent", choices=vocab.LP_PLAYERS, what=w)
-    if "to" in o and do not in ("damage", "gain_lp"):
-        r.fail("to", f"{w}: 'to' (whose LP) is for 'damage' and 'gain_lp'")
+    # `to`: whose LP damage / gain_lp change; whose battle damage double_battle_damage doubles
+    # (its controller's unless the text says the opponent's: "Cross Counter")
+    to = r.get(o, "to", str, "you" if do == "double_battle_damage" else "opponent", choices=vocab.LP_PLAYERS, what=w)
+    if "to" in o and do not in TO_OPS:
+        r.fail("to", f"{w}: 'to' is for 'damage' and 'gain_lp' (whose LP) and 'double_battle_damage' (whose battle damage)")
+    if do == "double_battle_damage" and to == "controller_of":
+        r.fail("to", f"{w}: 'double_battle_damage' doubles the battle damage of 'you' or 'opponent'")
     if amount_of != "number" and on == "all":
         r.fail("amount", f"{w}: an amount of one card's ATK needs one card: 'on' is not 'all'")
     select = _select(r, o, w, on)
@@ -421,7 +426,7 @@ def operation_dict(o: Operation) -> dict:
         d["on"] = o.on
     if o.do in AMOUNT_OPS:
         d["amount"] = o.amount if o.amount_of == "number" else o.amount_of
-    if o.do in ("damage", "gain_lp"):
+    if o.do in ("damage", "gain_lp") or (o.do == "double_battle_damage" and o.to != "you"):
         d["to"] = o.to
     if o.on == "all":
         d["select"] = select_dict(o.select)

@@ -237,7 +237,10 @@ def slot_facts(n, eff, archetype_id):
         if o is None:
             out.append(("operation", k, 0, f"{n}: its effect changes nothing timing depends on {yes}" if k == 0 else ""))
             continue
-        words = f"{n}: {'then ' if o.then else ''}it {OPERATION_WORDS[o.do].format(amount=o.amount)}" + \
+        what = OPERATION_WORDS[o.do].format(amount=o.amount)
+        if o.do == "double_battle_damage" and o.to == "opponent":
+            what = what.replace("its controller takes", "its controller's opponent takes")
+        words = f"{n}: {'then ' if o.then else ''}it {what}" + \
             ("" if o.do in ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "skip_damage_calc")
              or "battle damage" in OPERATION_WORDS[o.do] else f" {ON_WORDS[o.on]}") + f" {yes}"
         out.extend([("operation", k, vocab.OP[o.do], words),

@@ -94,8 +94,9 @@ def indestructible(ctx, card):
 
 def lasting(ctx, dmg):
     """The battle damage after the changes operations left for this battle (Kuriboh, Waboku,
-    Dimension Wall) and continuous "you take no battle damage": applied after BD-1's classes,
-    as the last class (6) of "damage becomes 0" would be."""
+    Dimension Wall; a doubling of either player's: Cross Counter doubles the opponent's) and
+    continuous "you take no battle damage": applied after BD-1's classes, as the last class (6)
+    of "damage becomes 0" would be."""
     st = ctx.post   # as the calculation reads ATK: after this step's resolution
     code = {n: vocab.BATTLE_DAMAGE_CHANGES.index(n) for n in vocab.BATTLE_DAMAGE_CHANGES}
     out = []

@@ -158,6 +158,13 @@ def lp_change(ctx, k, player):
     return z3.If(z3.And(applied(ctx, k), valid(ctx, k), lp_op, whose == player), sign * amount, 0)
 
 
+def bd_taker(ctx, k, me):
+    """Whose battle damage operation slot k (double_battle_damage) doubles: its controller's `me`,
+    or with `to: opponent` the opponent's ("Cross Counter": "the Battle Damage inflicted to your
+    opponent is doubled")."""
+    return z3.If(ctx.S.op_to(op_slot(ctx, k)) == vocab.LP_PLAYERS.index("opponent"), 1 - me, me)
+
+
 def lp_delta(ctx, player):
     """What this step's resolution changes `player`'s LP by (damage calculation, when it happens
     in the same step, starts from it: calc.py)."""
@@ -222,7 +229,9 @@ def resolve_effects(ctx):
         change = lp_delta(ctx, p)
         ups.append(Update("lp", p, z3.And(live_link(ctx), change != 0), pre.lp[p] + change))
         for op, code in LASTING_BD.items():
-            ups.append(Update("bdc", p, z3.And(applies(ctx, op), me == p), z3.IntVal(code)))
+            takes = z3.Or([z3.And(applies(ctx, op, k), bd_taker(ctx, k, me) == p) for k in range(OPS)]) \
+                if op == "double_battle_damage" else z3.And(applies(ctx, op), me == p)
+            ups.append(Update("bdc", p, takes, z3.IntVal(code)))
     ups += [Update("calc", None, applies(ctx, "skip_damage_calc"), z3.IntVal(2)),
             Update("attacking", None, applies(ctx, "negate_attack"), z3.BoolVal(False))]
     return ups
