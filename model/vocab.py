@@ -202,8 +202,12 @@ OPERATIONS = (
     "damage", "gain_lp",
     "no_battle_damage", "halve_battle_damage", "double_battle_damage", "reflect_battle_damage",
     "indestructible_by_battle", "indestructible_by_effect",
+    # the top `amount` cards of a player's Deck (the set-up lists a Deck top first) go to the
+    # hand / the Graveyard; cards the set-up does not list are not in the model
+    "draw", "mill",
 )
 OP = {name: i for i, name in enumerate(OPERATIONS)}
+MAX_DRAW = 5   # cards one draw / mill operation moves
 MAX_OPERATIONS = 3
 # What an operation is on: a card subject, the Chain Link's chosen target, or every card a
 # selector picks (`all`).

@@ -236,6 +236,7 @@ EFFECT_ROWS = [
     (1114, BOTH, 0, MONSTER | NORMAL, 1300, 2000, 3, 0x1, "Test Stone", "A stone soldier."),
     (1113, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Mender", "When your opponent's monster attacks directly while you have 1000 or less LP: gain 1000 LP."),
     (1115, BOTH, 0, MONSTER | EFFECT, 1900, 1400, 5, 0x10, "Test Lance", "If this card attacks a Defense Position monster, inflict piercing battle damage."),
+    (1116, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Tide", "When your opponent's monster declares an attack: draw 1 card, then send the top 2 cards of your opponent's Deck to the GY."),
 ]
 _HEAD = "local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
 _REG = "\tc:RegisterEffect(e1)\nend\n"
@@ -479,6 +480,20 @@ end
 """,    1115: _HEAD + """	e1:SetType(EFFECT_TYPE_SINGLE)
 	e1:SetCode(EFFECT_PIERCE)
 """ + _REG,
+    1116: _HEAD + """	e1:SetCategory(CATEGORY_DRAW+CATEGORY_DECKDES)
+	e1:SetType(EFFECT_TYPE_ACTIVATE)
+	e1:SetCode(EVENT_ATTACK_ANNOUNCE)
+	e1:SetCondition(s.con)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.con(e,tp,eg,ep,ev,re,r,rp)
+	return Duel.IsTurnPlayer(1-tp)
+end
+function s.op(e,tp,eg,ep,ev,re,r,rp)
+	if Duel.Draw(tp,1,REASON_EFFECT)>0 then
+		Duel.DiscardDeck(1-tp,2,REASON_EFFECT)
+	end
+end
+""",
 }
 
 

@@ -68,8 +68,10 @@ GOOD = [
     dict(kind="continuous", apply={"do": "lock_traps"}),
     dict(kind="continuous", condition={"quantity": "attacking", "of": "self"},
          apply={"do": "lock_spells_traps", "player": "opponent"}),
-    dict(kind="trigger", condition="battle_damage_dealt", not_modelled="draw 1 card: the model has no Deck"),
+    dict(kind="trigger", condition="battle_damage_dealt", not_modelled="draw 1 card from the Deck"),
     dict(operations=[{"do": "double_battle_damage", "to": "opponent"}]),   # Cross Counter
+    dict(operations=[{"do": "no_battle_damage"}, {"do": "draw", "amount": 1}]),   # Defense Draw
+    dict(operations=[{"do": "mill", "amount": 3, "to": "opponent"}]),
 ]
 
 # (effect fields, what the loader's message says); the schema refuses each as well
@@ -95,6 +97,10 @@ BAD = [
     (dict(kind="continuous", apply={"do": "lock_spells", "player": "you"}), "expected one of: both, opponent"),
     (dict(operations=[{"do": "destroy", "to": "you"}]), "'to' is for"),
     (dict(operations=[{"do": "double_battle_damage", "to": "controller_of"}]), "doubles the battle damage of"),
+    (dict(operations=[{"do": "draw"}]), "needs an 'amount'"),
+    (dict(operations=[{"do": "draw", "amount": 6}]), "moves 1 to 5 cards"),
+    (dict(operations=[{"do": "mill", "amount": 1, "to": "controller_of"}]), "from the Deck of 'you' or 'opponent'"),
+    (dict(operations=[{"do": "draw", "amount": 1, "on": "chosen"}]), "it takes no 'on'"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
@@ -285,17 +291,14 @@ def test_every_builtin_effect_does_something_or_says_what_is_not_modelled():
 def test_a_verdict_names_the_card_text_it_does_not_weigh():
     from ygo_timing.checking.check import check_play
     from ygo_timing.inputs.play import parse_text
-    head = "ruleset: ocg\nturn-player: A\nA monster \"Airknight Parshath\" as AP\nB monster \"Dark Magician\" as DM\n"
-    attack = "enter battle phase\nnext battle_step\nattack AP -> DM\n"
-    v = check_play(parse_text(head + attack, "t.play"))
-    assert v.verdict == "legal" and v.not_modelled == []   # the draw trigger was never activated
-    direct = head.replace('B monster "Dark Magician" as DM\n', "") + (
-        "enter battle phase\nnext battle_step\nattack AP direct\nnext ds_start\nnext ds_before_calc\n"
-        "next ds_during_calc\nnext ds_after_calc\nactivate A AP effect 2\nresolve\n")
-    v = check_play(parse_text(direct, "t.play"))
+    head = "ruleset: ocg\nturn-player: A\nA monster \"Don Zaloog\" as Don\n"
+    battle = ("enter battle phase\nnext battle_step\nattack Don direct\nnext ds_start\nnext ds_before_calc\n"
+              "next ds_during_calc\nnext ds_after_calc\nclaim lp B 6600\n")
+    v = check_play(parse_text(head + battle + "next ds_end\n", "t.play"))
+    assert v.verdict == "legal" and v.not_modelled == []   # its optional trigger was not activated
+    v = check_play(parse_text(head + battle + "activate A Don\nresolve\n", "t.play"))
     assert v.verdict == "legal", v.message
-    assert v.not_modelled == ["Airknight Parshath (effect 2): " + next(
-        e.not_modelled for e in catalogue.builtin()["Airknight Parshath"].effects if e.not_modelled)]
+    assert v.not_modelled == ["Don Zaloog (effect 1): " + catalogue.builtin()["Don Zaloog"].effects[0].not_modelled]
     assert v.to_dict()["not_modelled"] == v.not_modelled
     # a continuous effect is named when its card is set up, activated or not
     v = check_play(parse_text("ruleset: ocg\nA monster \"Machina Sniper\"\nenter battle phase\n", "t.play"))

@@ -90,6 +90,11 @@ def test_choices_and_searches_are_unknown(cards):
     assert {"operations", "condition"} <= set(searcher["unknown"])
 
 
+def test_draw_then_mill_a_constant_number(cards):
+    e = effect(cards, "Test Tide")
+    assert e["operations"] == [{"do": "draw", "amount": 1, "to": "you"}, {"do": "mill", "amount": 2, "to": "opponent", "then": True}]
+
+
 def test_half_lp_cost_then_end_battle_phase(cards):
     e = effect(cards, "Test Gate")
     assert e["condition"] == "opponent_attacks" and e["cost"] == [{"do": "pay_half_lp"}]
@@ -155,7 +160,7 @@ def test_a_play_with_imported_cards_is_judged_end_to_end(tmp_path, pool):
 def test_coverage_counts_every_property_and_continuous(pool):
     imp = importer.import_pool(*map(str, pool))
     cov = imp.coverage
-    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 12   # activated effects
+    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 13   # activated effects
     assert cov["continuous.apply"] == {"derived": 3, "unknown": 0}
     assert cov["effect.operations"]["unknown"] == 2 and cov["effect.cost"]["unknown"] == 0
     assert json.dumps(cov)   # the report is JSON

@@ -77,8 +77,9 @@ class Continuous:
 
 
 # --- what each operation takes ------------------------------------------------------------------
-AMOUNT_OPS = ("atk_add", "atk_set", "def_add", "def_set", "damage", "gain_lp")
-TO_OPS = ("damage", "gain_lp", "double_battle_damage")
+AMOUNT_OPS = ("atk_add", "atk_set", "def_add", "def_set", "damage", "gain_lp", "draw", "mill")
+TO_OPS = ("damage", "gain_lp", "double_battle_damage", "draw", "mill")
+DECK_OPS = ("draw", "mill")   # about a player's Deck: no card, `to` is whose Deck (you by default)
 GAME_OPS = ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "skip_damage_calc",
             "no_battle_damage", "halve_battle_damage", "double_battle_damage", "reflect_battle_damage")
 DIRECT_ATK_DEF = ("atk_add", "atk_set", "atk_halve", "atk_double", "atk_gain_opponent", "atk_halve_original",
@@ -303,8 +304,8 @@ def _operation(r: Reader, o, w, k) -> Operation:
     r.obj(o, {"do", "on", "amount", "to", "select", "then"}, w)
     do = r.get(o, "do", str, REQUIRED, choices=vocab.OPERATIONS[1:], what=w)
     on = r.get(o, "on", str, "self", choices=vocab.OPERATION_ON, what=w)
-    if do in GAME_OPS and "on" in o and on != "self":
-        r.fail("on", f"{w}: {do!r} is about the attack or the Chain, not a card: it takes no 'on'")
+    if do in GAME_OPS + DECK_OPS and "on" in o and on != "self":
+        r.fail("on", f"{w}: {do!r} is about the attack, the Chain or a player's Deck, not a card: it takes no 'on'")
     amount, amount_of = 0, "number"
     if "amount" in o:
         if do not in AMOUNT_OPS:
@@ -320,11 +321,17 @@ def _operation(r: Reader, o, w, k) -> Operation:
         r.fail(None, f"{w}: {do!r} needs an 'amount'")
     # `to`: whose LP damage / gain_lp change; whose battle damage double_battle_damage doubles
     # (its controller's unless the text says the opponent's: "Cross Counter")
-    to = r.get(o, "to", str, "you" if do == "double_battle_damage" else "opponent", choices=vocab.LP_PLAYERS, what=w)
+    to = r.get(o, "to", str, "you" if do in ("double_battle_damage",) + DECK_OPS else "opponent",
+               choices=vocab.LP_PLAYERS, what=w)
     if "to" in o and do not in TO_OPS:
-        r.fail("to", f"{w}: 'to' is for 'damage' and 'gain_lp' (whose LP) and 'double_battle_damage' (whose battle damage)")
+        r.fail("to", f"{w}: 'to' is for 'damage' and 'gain_lp' (whose LP), 'double_battle_damage' (whose battle "
+                     "damage) and 'draw' and 'mill' (whose Deck)")
     if do == "double_battle_damage" and to == "controller_of":
         r.fail("to", f"{w}: 'double_battle_damage' doubles the battle damage of 'you' or 'opponent'")
+    if do in DECK_OPS and to == "controller_of":
+        r.fail("to", f"{w}: {do!r} moves cards from the Deck of 'you' or 'opponent'")
+    if do in DECK_OPS and not 1 <= amount <= vocab.MAX_DRAW:
+        r.fail("amount", f"{w}: {do!r} moves 1 to {vocab.MAX_DRAW} cards; got {amount}")
     if amount_of != "number" and on == "all":
         r.fail("amount", f"{w}: an amount of one card's ATK needs one card: 'on' is not 'all'")
     select = _select(r, o, w, on)
@@ -422,11 +429,11 @@ def select_dict(sel: Select) -> dict:
 
 def operation_dict(o: Operation) -> dict:
     d = {"do": o.do}
-    if o.do not in GAME_OPS:
+    if o.do not in GAME_OPS + DECK_OPS:
         d["on"] = o.on
     if o.do in AMOUNT_OPS:
         d["amount"] = o.amount if o.amount_of == "number" else o.amount_of
-    if o.do in ("damage", "gain_lp") or (o.do == "double_battle_damage" and o.to != "you"):
+    if o.do in ("damage", "gain_lp") or (o.do in ("double_battle_damage",) + DECK_OPS and o.to != "you"):
         d["to"] = o.to
     if o.on == "all":
         d["select"] = select_dict(o.select)

@@ -4,7 +4,7 @@ luascan gives each declared effect the text of its cost, target and operation fu
 the script's named functions); this module maps the engine's fixed vocabulary onto the
 catalogue's (docs/cards-format.md): cost calls (`Duel.PayLPCost`, `Duel.DiscardHand`, the
 `Cost.*` helpers), the target flag with `Duel.SelectTarget` or `Duel.SetTargetCard`, the
-operations (`Duel.Destroy`, `Duel.NegateAttack`, `Duel.SkipPhase`, `Duel.Damage`, the lasting
+operations (`Duel.Destroy`, `Duel.NegateAttack`, `Duel.SkipPhase`, `Duel.Damage`, `Duel.Draw`, the lasting
 effects an operation registers: `EFFECT_UPDATE_ATTACK`, `EFFECT_INDESTRUCTABLE_BATTLE`, ...), the
 common clauses of a condition, and a card's continuous effects. Nothing is executed.
 
@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from ygo_timing.cards import luaconst as K
+from ygo_timing.model import vocab
 
 
 @dataclass(frozen=True)
@@ -426,6 +427,13 @@ def _duel_op(name: str, args: list, subjects):
             return None
         op["to"] = to
         return op
+    if name in ("Draw", "DiscardDeck") and len(args) >= 3 and "REASON_EFFECT" in args[2]:
+        # a constant number of cards from the top of a named player's Deck (GetChainInfo: unknown)
+        to = {"1-tp": "opponent", "tp": "you"}.get(args[0].replace(" ", ""))
+        n = args[1].strip()
+        if to is None or not n.isdigit() or not 1 <= int(n) <= vocab.MAX_DRAW:
+            return None
+        return {"do": "draw" if name == "Draw" else "mill", "amount": int(n), "to": to}
     return None
 
 

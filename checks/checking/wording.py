@@ -73,6 +73,7 @@ OPERATION_WORDS = {
     "reflect_battle_damage": "makes the opponent take the battle damage its controller would take in this battle",
     "indestructible_by_battle": "makes unable to be destroyed by battle this turn",
     "indestructible_by_effect": "makes unable to be destroyed by card effects this turn",
+    "draw": "makes its controller draw {amount}", "mill": "sends the top {amount} of its controller's Deck to the Graveyard",
 }
 ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "the attacking monster",
             "attack_target": "the attack target", "own_battling": "its controller's battling monster",
@@ -240,8 +241,10 @@ def slot_facts(n, eff, archetype_id):
         what = OPERATION_WORDS[o.do].format(amount=o.amount)
         if o.do == "double_battle_damage" and o.to == "opponent":
             what = what.replace("its controller takes", "its controller's opponent takes")
+        if o.do in ("draw", "mill") and o.to == "opponent":
+            what = what.replace("its controller", "its controller's opponent")
         words = f"{n}: {'then ' if o.then else ''}it {what}" + \
-            ("" if o.do in ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "skip_damage_calc")
+            ("" if o.do in ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "skip_damage_calc", "draw", "mill")
              or "battle damage" in OPERATION_WORDS[o.do] else f" {ON_WORDS[o.on]}") + f" {yes}"
         out.extend([("operation", k, vocab.OP[o.do], words),
                     ("operation_on", k, vocab.OPERATION_ON.index(o.on), words),

@@ -165,6 +165,18 @@ def bd_taker(ctx, k, me):
     return z3.If(ctx.S.op_to(op_slot(ctx, k)) == vocab.LP_PLAYERS.index("opponent"), 1 - me, me)
 
 
+def from_the_top(ctx, k, i):
+    """Card i is among the top `amount` cards of the Deck whose player operation slot k (draw /
+    mill) names: it is in that Deck and fewer than `amount` of that player's Deck cards come before
+    it in the set-up (a set-up lists a Deck top first)."""
+    S, pre = ctx.S, ctx.pre
+    s = op_slot(ctx, k)
+    me = S.ctrl(S.inst(ctx.top_eff))
+    whose = z3.If(S.op_to(s) == vocab.LP_PLAYERS.index("opponent"), 1 - me, me)
+    above = z3.Sum([z3.If(z3.And(pre.loc[j] == DECK, S.ctrl(j) == whose), 1, 0) for j in ctx.cards if j < i] or [z3.IntVal(0)])
+    return z3.And(pre.loc[i] == DECK, S.ctrl(i) == whose, above < S.op_amount(s))
+
+
 def lp_delta(ctx, player):
     """What this step's resolution changes `player`'s LP by (damage calculation, when it happens
     in the same step, starts from it: calc.py)."""
@@ -215,6 +227,12 @@ def resolve_effects(ctx):
             do("set_face_down", "faceup", z3.BoolVal(False))
             do("indestructible_by_battle", "ind_battle", z3.BoolVal(True))
             do("indestructible_by_effect", "ind_effect", z3.BoolVal(True))
+    # draw / mill: cards leave the top of a Deck (a drawn card is hidden in the hand, a milled one face-up)
+    for k in range(OPS):
+        for i in ctx.cards:
+            for op, where in (("draw", HAND), ("mill", GY)):
+                moved = z3.And(applies(ctx, op, k), valid(ctx, k), from_the_top(ctx, k, i))
+                ups += [Update("loc", i, moved, z3.IntVal(where)), Update("faceup", i, moved, z3.BoolVal(op == "mill"))]
     # "negate and destroy": the card of the negated link is destroyed
     k = pre.chain_len - 1
     below = ctx.link(pre.link_eff, k - 1)
