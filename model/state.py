@@ -85,6 +85,7 @@ class State:
         self.ind_effect = [B(f"c{i}_ind_effect") for i in range(ncards)]  # cannot be destroyed by card effects (this turn)
         self.bdc = [I("bdc_A"), I("bdc_B")]  # an operation's change to the battle damage each player takes in this battle
         self.trig = [B(f"e{e}_trig") for e in range(neffects)]        # trigger pending in this window
+        self.used = [B(f"e{e}_used") for e in range(neffects)]        # activated this turn (a once-per-turn limit)
 
     def fields(self):
         """(name, variable) for every variable, in a stable order."""
@@ -167,6 +168,7 @@ class Statics:
         self.ruling = f("ruling_allowed", Int, Bool)
         self.no_ds = f("no_damage_step", Int, Bool)
         self.speed = f("spell_speed", Int, Int)
+        self.once_group = f("once_group", Int, Int)   # effects sharing a once-per-turn limit share it; 0: none
         # the effect model (model/rules/effects.py): per card
         self.attribute = f("attribute", Int, Int)
         self.monster_type = f("monster_type", Int, Int)

@@ -208,6 +208,9 @@ OPERATIONS = (
 )
 OP = {name: i for i, name in enumerate(OPERATIONS)}
 MAX_DRAW = 5   # cards one draw / mill operation moves
+# an effect's once-per-turn limit: "Once per turn" (each copy), "You can only use this effect of
+# "X" once per turn" / "You can only activate 1 "X" per turn" (every card of that name)
+ONCE = ("none", "per_turn", "per_turn_by_name")
 MAX_OPERATIONS = 3
 # What an operation is on: a card subject, the Chain Link's chosen target, or every card a
 # selector picks (`all`).

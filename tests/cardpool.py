@@ -483,6 +483,7 @@ end
     1116: _HEAD + """	e1:SetCategory(CATEGORY_DRAW+CATEGORY_DECKDES)
 	e1:SetType(EFFECT_TYPE_ACTIVATE)
 	e1:SetCode(EVENT_ATTACK_ANNOUNCE)
+	e1:SetCountLimit(1,id,EFFECT_COUNT_CODE_OATH)
 	e1:SetCondition(s.con)
 	e1:SetOperation(s.op)
 """ + _REG + """function s.con(e,tp,eg,ep,ev,re,r,rp)

@@ -72,6 +72,7 @@ GOOD = [
     dict(operations=[{"do": "double_battle_damage", "to": "opponent"}]),   # Cross Counter
     dict(operations=[{"do": "no_battle_damage"}, {"do": "draw", "amount": 1}]),   # Defense Draw
     dict(operations=[{"do": "mill", "amount": 3, "to": "opponent"}]),
+    dict(once="per_turn"), dict(once="per_turn_by_name"),
 ]
 
 # (effect fields, what the loader's message says); the schema refuses each as well
@@ -98,6 +99,8 @@ BAD = [
     (dict(operations=[{"do": "destroy", "to": "you"}]), "'to' is for"),
     (dict(operations=[{"do": "double_battle_damage", "to": "controller_of"}]), "doubles the battle damage of"),
     (dict(operations=[{"do": "draw"}]), "needs an 'amount'"),
+    (dict(once="per_duel"), "expected one of: none, per_turn, per_turn_by_name"),
+    (dict(kind="continuous", apply={"do": "lock_traps"}, once="per_turn"), "has no once-per-turn limit"),
     (dict(operations=[{"do": "draw", "amount": 6}]), "moves 1 to 5 cards"),
     (dict(operations=[{"do": "mill", "amount": 1, "to": "controller_of"}]), "from the Deck of 'you' or 'opponent'"),
     (dict(operations=[{"do": "draw", "amount": 1, "on": "chosen"}]), "it takes no 'on'"),
@@ -206,6 +209,8 @@ def kinds_used(card):
         out |= {("cost", c.do) for c in e.costs} | {("operation", o.do) for o in e.operations}
         if e.apply is not None:
             out.add(("continuous", e.apply.do))
+        if e.once != "none":
+            out.add(("once", e.once))
     return out
 
 
@@ -235,7 +240,8 @@ def test_every_effect_kind_has_a_legal_and_an_illegal_fixture():
             if spec.name in cards:
                 seen[play.expect] |= kinds_used(cards[spec.name])
     every = ({("quantity", q) for q in vocab.QUANTITIES[1:]} | {("cost", c) for c in vocab.COSTS[1:]} |
-             {("operation", o) for o in vocab.OPERATIONS[1:]} | {("continuous", c) for c in vocab.CONTINUOUS[1:]})
+             {("operation", o) for o in vocab.OPERATIONS[1:]} | {("continuous", c) for c in vocab.CONTINUOUS[1:]} |
+             {("once", o) for o in vocab.ONCE[1:]})
     missing = {k for k in every if not (k in seen["legal"] and k in seen["illegal"])}
     assert sorted(missing - NOT_YET_IN_FIXTURES) == []
     assert sorted(NOT_YET_IN_FIXTURES - missing) == [], "covered now: remove from NOT_YET_IN_FIXTURES"
@@ -300,6 +306,9 @@ def test_a_verdict_names_the_card_text_it_does_not_weigh():
     assert v.verdict == "legal", v.message
     assert v.not_modelled == ["Don Zaloog (effect 1): " + catalogue.builtin()["Don Zaloog"].effects[0].not_modelled]
     assert v.to_dict()["not_modelled"] == v.not_modelled
+    # an illegal verdict rests on the actions up to the first illegal one only
+    v = check_play(parse_text(head + battle.replace("claim lp B 6600", "claim lp B 1") + "activate A Don\nresolve\n", "t.play"))
+    assert v.verdict == "illegal" and v.not_modelled == []
     # a continuous effect is named when its card is set up, activated or not
     v = check_play(parse_text("ruleset: ocg\nA monster \"Machina Sniper\"\nenter battle phase\n", "t.play"))
     assert v.not_modelled and v.not_modelled[0].startswith("Machina Sniper (effect 1): ")

@@ -92,6 +92,7 @@ def test_choices_and_searches_are_unknown(cards):
 
 def test_draw_then_mill_a_constant_number(cards):
     e = effect(cards, "Test Tide")
+    assert e["once"] == "per_turn_by_name"   # SetCountLimit(1,id,...): "You can only activate 1 ... per turn"
     assert e["operations"] == [{"do": "draw", "amount": 1, "to": "you"}, {"do": "mill", "amount": 2, "to": "opponent", "then": True}]
 
 

@@ -45,6 +45,7 @@ class Effect:
     # verdict on a play that activates the effect, or sets up its card for a continuous one,
     # names it (checking/caveats.py): the verdict does not weigh that part
     not_modelled: str = ""
+    once: str = "none"            # vocab.ONCE: its once-per-turn limit
     unknown: tuple = ()   # properties an import could not settle (left at their defaults)
     legacy: bool = False  # read from the old one-operation `resolution` (cards migrate rewrites it)
 
@@ -126,14 +127,14 @@ CARD_KEYS = {"name", "type", "subtype", "attribute", "monster_type", "passcode",
 EFFECT_KEYS = {"kind", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
                "fusion_summon", "timings", "condition", "ruling_allowed", "no_damage_step",
                "cost", "target", "operations", "apply", "text", "resolution", "note", "not_modelled", "unknown",
-               "import"}
+               "import", "once"}
 # What an imported entry may list as `unknown` (checks/cards/importer.py); `import` is its
 # provenance (card id, script lines), kept for people and ignored by the solver.
 UNKNOWABLE_CARD = ("attribute", "level", "atk", "def", "effects", "continuous", "must_attack", "extra_attacks",
                    "battle_damage_modifier", "calc_modifier", "attack_restriction")
 UNKNOWABLE_EFFECT = ("kind", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
                      "fusion_summon", "timings", "condition", "no_damage_step", "resolution", "operations", "cost", "target",
-                     "until_calc", "flags")
+                     "until_calc", "flags", "once")
 
 
 def parse_unknown(r, d, choices, what):
@@ -232,6 +233,9 @@ def parse_effect(value, doc, path, where, what) -> Effect:
     e.text = r.get(d, "text", str, "", what=w)
     e.note = r.get(d, "note", str, "", what=w)
     e.not_modelled = r.get(d, "not_modelled", str, "", what=w)
+    e.once = r.get(d, "once", str, "none", choices=vocab.ONCE, what=w)
+    if e.kind == "continuous" and e.once != "none":
+        r.fail("once", f"{w}: a continuous effect is never activated, so it has no once-per-turn limit")
     if "not_modelled" in d and not e.not_modelled.strip():
         r.fail("not_modelled", f"{w}: 'not_modelled' is empty; expected what the text does that the model "
                                "does not hold (or leave the field out)")

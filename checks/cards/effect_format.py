@@ -465,6 +465,8 @@ def effect_dict(e) -> dict:
         d["text"] = e.text
     if e.note:
         d["note"] = e.note
+    if e.once != "none":
+        d["once"] = e.once
     if e.not_modelled:
         d["not_modelled"] = e.not_modelled
     if e.unknown:

@@ -71,6 +71,9 @@ LOCATION_EVENTS = {E[n] for n in (
     "EVENT_SPSUMMON_SUCCESS", "EVENT_BATTLE_DESTROYED", "EVENT_BE_MATERIAL", "EVENT_EQUIP")}
 # Conditions that limit an effect to "until damage calculation" (the helpers, and the same test
 # written out), and to "the Damage Step, before damage calculation" only.
+# the code of a SetCountLimit shared by every card of the name: `id` or the passcode, with
+# EFFECT_COUNT_CODE_OATH (`id+...` or `id,...`), or `{id,n}`
+COUNT_BY_NAME = re.compile(r"(?:id|\d+)(?:[+,]EFFECT_COUNT_CODE_OATH)?|\{(?:id|\d+),\d+\}")
 UNTIL_CALC = re.compile(r"aux\.dscon|StatChangeDamageStepCondition"
                         r"|not\s*\(?\s*Duel\.IsPhase\s*\(\s*PHASE_DAMAGE\s*\)\s*and\s*Duel\.IsDamageCalculated"
                         r"|PHASE_DAMAGE\s+or\s+not\s+Duel\.IsDamageCalculated"
@@ -288,6 +291,17 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str, fu
     else:
         e["mandatory"] = bool(typ & (ET["TRIGGER_F"] | ET["QUICK_F"])) or (
             ekind == "flip" and not typ & ET["TRIGGER_O"])
+    # its once-per-turn limit: SetCountLimit(1) each copy's; SetCountLimit(1, id) (also with
+    # EFFECT_COUNT_CODE_OATH, or {id, n} for "each effect of") every card of its name's
+    limit = d.settings.get("CountLimit")
+    if limit is not None:
+        args = [a.strip() for a in limit.text.replace(" ", "").split(",", 1)]
+        if args == ["1"]:
+            e["once"] = "per_turn"
+        elif args[0] == "1" and len(args) == 2 and COUNT_BY_NAME.fullmatch(args[1]):
+            e["once"] = "per_turn_by_name"
+        else:   # more than once, once per Duel, a shared code: not one of the catalogue's limits
+            unknown.append("once")
     # where it is activated from
     rng = d.settings.get("Range")
     if rng is None:

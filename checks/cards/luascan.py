@@ -259,7 +259,7 @@ _STMT = re.compile(
     r"|(?P<clone>(?:local\s+)?(?P<nv>\w+)\s*=\s*(?P<src>\w+)\s*:\s*Clone\s*\(\s*\))"
     r"|(?P<assign>(?:local\s+)?(?P<av>\w+)\s*=\s*(?P<afn>[A-Za-z_]\w*\.[A-Za-z_]\w*)\s*\()"
     r"|(?P<set>(?P<sv>\w+)\s*:\s*Set(?P<sn>Type|Code|Property|Category|Range|Condition|Cost|Target|Operation"
-    r"|Value|TargetRange)\s*\()"
+    r"|Value|TargetRange|CountLimit)\s*\()"
     r"|(?P<reg>(?:\w+\s*:\s*|Duel\.)RegisterEffect\s*\(\s*(?P<rv>[^,()]+?)\s*[,)])"
     r"|(?P<call>(?P<fn>[A-Za-z_]\w*\.[A-Za-z_]\w*)\s*\()"
     r"|(?P<lcall>(?P<lfn>s\.\w+|c\d+\.\w+)\s*\(\s*c\s*[,)]))"
@@ -319,7 +319,8 @@ def scan(data: bytes, path: str) -> Script:
             # slices of the argument are bounded: nested setters must not copy the rest each time
             name = m.group("sn")
             start = m.end()
-            stop = close - 1 if name == "TargetRange" else first_arg_end(code, start, close - 1, match)
+            # TargetRange and CountLimit are read whole (both arguments: a range, a count and its code)
+            stop = close - 1 if name in ("TargetRange", "CountLimit") else first_arg_end(code, start, close - 1, match)
             head = code[start:min(stop, start + 600)].strip()
             d.settings[name] = Setting(" ".join(head.split())[:300], None if name in FUNCTION_SETTERS or
                                        stop - start > 500 else const_value(code[start:stop]), ln)

@@ -10,10 +10,11 @@ face-down card can be flipped during the play).
 from __future__ import annotations
 
 
-def not_modelled(play, cards: dict) -> list[str]:
-    """"CARD (effect N): WHAT" for each part the play touches, in set-up order, each once."""
+def not_modelled(play, cards: dict, upto: int | None = None) -> list[str]:
+    """"CARD (effect N): WHAT" for each part the play touches, in set-up order, each once; `upto`:
+    only the actions to that one (1-based; an illegal play's verdict rests on no later action)."""
     names = {spec.label: spec.name for spec in play.cards}
-    touched = {(names[a.card], a.effect) for a in play.actions if a.kind == "activate" and a.card in names}
+    touched = {(names[a.card], a.effect) for a in play.actions[:upto] if a.kind == "activate" and a.card in names}
     out = []
     for name in dict.fromkeys(spec.name for spec in play.cards):
         card = cards.get(name)

@@ -54,7 +54,6 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify, dead
     except (PlayError, catalogue.CatalogueError) as e:
         v.verdict, v.message = "error", str(e)
         return v
-    v.not_modelled = not_modelled(play, cards)
     fast = None
     if run.evaluator is not None:
         try:
@@ -62,7 +61,7 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify, dead
         except compiled.Undetermined:
             fast = None   # the solver decides this play alone
         if fast is not None and fast.kind in ("legal", "error") and not verify:
-            return _fill(v, fast)
+            return _caveats(_fill(v, fast), play, cards)
     if fast is not None and fast.kind == "illegal" and not verify and \
             not any(r.startswith("(absent") for r in fast.detail):
         # the solver is asked once, at the illegal step, from the state the walk reached: it
@@ -82,6 +81,13 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify, dead
     v = _fill(v, outcome, f" within its limits per query ({timeout_ms} ms, rlimit {rlimit})")
     if v.verdict == "illegal":
         v.reason = getattr(explained, "reason", "")   # the explanation's first sentence (wording.reason)
+    return _caveats(v, play, cards)
+
+
+def _caveats(v: Verdict, play, cards) -> Verdict:
+    """The card text the verdict does not weigh: of the actions up to the first illegal one."""
+    if v.verdict in ("legal", "illegal"):
+        v.not_modelled = not_modelled(play, cards, v.first_illegal["index"] if v.verdict == "illegal" else None)
     return v
 
 

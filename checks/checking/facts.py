@@ -122,6 +122,14 @@ def static_facts(uni: Universe, play: Play, neffects: int, nwatched: int) -> lis
     for e in range(len(uni.effects), neffects):
         out.append(Fact("effect_card", e, NONE, ""))
         out += [Fact(fn, e if k is None else e * wording.SLOT_WIDTH[fn] + k, value, "") for fn, k, value in empty]
+    # once-per-turn limits: the effects that share one share a group (a copy's own; or every
+    # card of the name's same effect); 0 for none, and for the spare effects
+    groups: dict = {}
+    for e, (i, k, eff) in enumerate(uni.effects):
+        key = (e,) if eff.once == "per_turn" else (uni.cards[i].name, k)
+        group = 0 if eff.once == "none" else groups.setdefault(key, len(groups) + 1)
+        out.append(Fact("once_group", e, group, wording.once_fact(uni.specs[i].label, k, eff.once)))
+    out += [Fact("once_group", e, 0, "") for e in range(len(uni.effects), neffects)]
     # the relation's watched slots: a spare one names no effect
     out += [Fact("watched_effect", k, uni.watched[k] if k < len(uni.watched) else NONE, "") for k in range(nwatched)]
     return out

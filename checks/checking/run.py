@@ -41,7 +41,7 @@ class Run:
         setup = {name: ("set-up", None) for name in self.names}
         specs = self.uni.specs
         for name in self.names:   # a card's variables come from its set-up line
-            if name.endswith("]") and not name.startswith(("link", "trig", "bd", "lp")):
+            if name.endswith("]") and not name.startswith(("link", "trig", "used", "bd", "lp")):
                 i = int(name[name.rindex("[") + 1:-1])
                 if i < len(specs):
                     setup[name] = ("set-up", specs[i].line)

@@ -106,7 +106,7 @@ STATE_WORDS = {
     "lost": "destroyed by battle this turn", "battled": "battled this turn",
     "attacks": "attacks declared this turn", "hit_direct": "attacked directly this turn",
     "hit_monster": "attacked a monster this turn", "flipped": "flipped face-up by the attack",
-    "no_attack": "cannot attack", "trig": "trigger pending",
+    "no_attack": "cannot attack", "trig": "trigger pending", "used": "activated this turn",
 }
 KIND_NAMES = {v: k for k, v in A.items()}
 
@@ -136,6 +136,14 @@ def card_facts(n, spec, card, cm, archetype_id):
         ("attack_restriction_tyrant_wing", "Tyrant Wing" in spec.equip or card.attack_restriction == "tyrant_wing",
          f"{n}: \"Tyrant Wing\" restriction (line {spec.line})"),
     )
+
+
+def once_fact(label, k, once) -> str:
+    """The words of a once-per-turn limit (a fact's text)."""
+    if once == "none":
+        return f"{label} effect {k}: its text sets no once-per-turn limit (card text)"
+    whose = "this card's" if once == "per_turn" else "any card of this name's"
+    return f"{label} effect {k}: {whose} effect can be activated once per turn (card text)"
 
 
 def effect_facts(n, eff):
@@ -394,6 +402,9 @@ def describe(run, field, value):
     if field.endswith("_trig"):
         who = _effect_label(run.uni, int(field[1:-5]))
         return f"{who}: " + ("its trigger is pending" if value else "its trigger is not pending") + f" ({src})"
+    if field.endswith("_used"):
+        who = _effect_label(run.uni, int(field[1:-5]))
+        return f"{who}: " + ("activated this turn" if value else "not activated this turn") + f" ({src})"
     return f"{state_name(run.uni, field)}: {state_value(run.uni, field, value)} ({src})"
 
 

@@ -5,7 +5,7 @@ import z3
 
 from .. import vocab
 from ..state import NONE
-from .base import once, rule
+from .base import Update, once, part, rule
 from .chain import is_trigger
 from .effects import atoms_hold, watched_atoms
 
@@ -29,7 +29,8 @@ def places_trigger(ctx, eff: int, st):
         S = ctx.S
         slots = [z3.And(S.watched(k) == eff, watched_atoms(ctx, k, st)) for k in range(ctx.nwatched)]
         atoms = z3.Or(z3.Not(S.mandatory(eff)), S.alternatives(eff) == 0, *slots)
-        return z3.And(event_holds(ctx, eff, st), atoms)
+        # a limit used this turn: its event no longer makes it pending, so it is not owed
+        return z3.And(event_holds(ctx, eff, st), atoms, z3.Not(spent(ctx, eff, st)))
     return once(ctx, ("places", eff, st.prefix), build)
 
 
@@ -83,10 +84,29 @@ def _event_holds(ctx, eff, st):
 
 
 @rule("GEN-5", "An effect is activated only when the condition its text states holds (an attack "
-      "declared on it, a monster destroyed by battle, battle damage dealt, ...).",
-      ["S0-TCG 16-17", "S0-OCG 200-203", "S0-TCG 118-133"], name="effect.condition")
+      "declared on it, battle damage dealt, ...), and not again in a turn once its once-per-turn "
+      "limit (its own, or its name's) is used.",
+      ["S0-TCG 16-17", "S0-OCG 200-203", "S0-TCG 118-133", "card text"], name="effect.condition")
 def gen5(ctx):
-    return z3.Implies(ctx.activating, condition_holds(ctx, ctx.eff, ctx.pre, ctx.act.target))
+    return z3.Implies(ctx.activating, z3.And(condition_holds(ctx, ctx.eff, ctx.pre, ctx.act.target),
+                                             z3.Not(spent(ctx, ctx.eff, ctx.pre))))
+
+
+@part("GEN-5", shape="update", priority=50)
+def gen5_used(ctx):
+    # a limit counts activations ("You can only activate 1 ... per turn"), negated or not
+    return [Update("used", e, z3.And(ctx.activating, ctx.act.eff == e), z3.BoolVal(True)) for e in ctx.effects]
+
+
+def spent(ctx, eff, st):
+    """Effect `eff` has a once-per-turn limit that an activation this turn has used (its own, or
+    another card's of its name: fact `once_group`). The play is one turn: an activation before
+    its first action is not known, so none is assumed."""
+    def build():
+        S = ctx.S
+        g = S.once_group(eff)
+        return z3.And(g != 0, z3.Or([z3.And(S.once_group(e) == g, st.used[e]) for e in ctx.effects] or [z3.BoolVal(False)]))
+    return once(ctx, ("spent", eff if isinstance(eff, int) else eff.get_id(), st.prefix), build)
 
 
 def event_trigger(ctx, eff):
