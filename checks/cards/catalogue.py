@@ -41,9 +41,9 @@ class Effect:
     apply: effect_format.Continuous | None = None   # a continuous effect's
     text: str = ""                # the card text of this effect, where the entry quotes it
     note: str = ""
-    # what the text does that the model does not hold ("draw 1 card: the model has no Deck"); a
-    # verdict on a play that activates the effect, or sets up its card for a continuous one,
-    # names it (checking/caveats.py): the verdict does not weigh that part
+    # what the text does that the model does not hold ("place a counter: the model has no
+    # counters"); a verdict on a play that activates the effect, or sets up its card for a
+    # continuous one, names it (checking/caveats.py): the verdict does not weigh that part
     not_modelled: str = ""
     once: str = "none"            # vocab.ONCE: its once-per-turn limit
     unknown: tuple = ()   # properties an import could not settle (left at their defaults)

@@ -69,11 +69,11 @@ LOCATION_EVENTS = {E[n] for n in (
     "EVENT_LEAVE_FIELD_P", "EVENT_DESTROY", "EVENT_DESTROYED", "EVENT_RELEASE", "EVENT_DISCARD",
     "EVENT_MOVE", "EVENT_LEAVE_GRAVE", "EVENT_SUMMON_SUCCESS", "EVENT_FLIP_SUMMON_SUCCESS",
     "EVENT_SPSUMMON_SUCCESS", "EVENT_BATTLE_DESTROYED", "EVENT_BE_MATERIAL", "EVENT_EQUIP")}
-# Conditions that limit an effect to "until damage calculation" (the helpers, and the same test
-# written out), and to "the Damage Step, before damage calculation" only.
 # the code of a SetCountLimit shared by every card of the name: `id` or the passcode, with
 # EFFECT_COUNT_CODE_OATH (`id+...` or `id,...`), or `{id,n}`
 COUNT_BY_NAME = re.compile(r"(?:id|\d+)(?:[+,]EFFECT_COUNT_CODE_OATH)?|\{(?:id|\d+),\d+\}")
+# Conditions that limit an effect to "until damage calculation" (the helpers, and the same test
+# written out), and to "the Damage Step, before damage calculation" only.
 UNTIL_CALC = re.compile(r"aux\.dscon|StatChangeDamageStepCondition"
                         r"|not\s*\(?\s*Duel\.IsPhase\s*\(\s*PHASE_DAMAGE\s*\)\s*and\s*Duel\.IsDamageCalculated"
                         r"|PHASE_DAMAGE\s+or\s+not\s+Duel\.IsDamageCalculated"

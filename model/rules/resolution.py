@@ -158,10 +158,10 @@ def lp_change(ctx, k, player):
     return z3.If(z3.And(applied(ctx, k), valid(ctx, k), lp_op, whose == player), sign * amount, 0)
 
 
-def bd_taker(ctx, k, me):
-    """Whose battle damage operation slot k (double_battle_damage) doubles: its controller's `me`,
-    or with `to: opponent` the opponent's ("Cross Counter": "the Battle Damage inflicted to your
-    opponent is doubled")."""
+def named_player(ctx, k, me):
+    """The player operation slot k's `to` names, `me` being the resolving effect's controller: whose
+    battle damage double_battle_damage doubles ("Cross Counter": "the Battle Damage inflicted to
+    your opponent is doubled"), whose Deck draw / mill take from."""
     return z3.If(ctx.S.op_to(op_slot(ctx, k)) == vocab.LP_PLAYERS.index("opponent"), 1 - me, me)
 
 
@@ -170,11 +170,9 @@ def from_the_top(ctx, k, i):
     mill) names: it is in that Deck and fewer than `amount` of that player's Deck cards come before
     it in the set-up (a set-up lists a Deck top first)."""
     S, pre = ctx.S, ctx.pre
-    s = op_slot(ctx, k)
-    me = S.ctrl(S.inst(ctx.top_eff))
-    whose = z3.If(S.op_to(s) == vocab.LP_PLAYERS.index("opponent"), 1 - me, me)
+    whose = named_player(ctx, k, S.ctrl(S.inst(ctx.top_eff)))
     above = z3.Sum([z3.If(z3.And(pre.loc[j] == DECK, S.ctrl(j) == whose), 1, 0) for j in ctx.cards if j < i] or [z3.IntVal(0)])
-    return z3.And(pre.loc[i] == DECK, S.ctrl(i) == whose, above < S.op_amount(s))
+    return z3.And(pre.loc[i] == DECK, S.ctrl(i) == whose, above < S.op_amount(op_slot(ctx, k)))
 
 
 def lp_delta(ctx, player):
@@ -247,7 +245,7 @@ def resolve_effects(ctx):
         change = lp_delta(ctx, p)
         ups.append(Update("lp", p, z3.And(live_link(ctx), change != 0), pre.lp[p] + change))
         for op, code in LASTING_BD.items():
-            takes = z3.Or([z3.And(applies(ctx, op, k), bd_taker(ctx, k, me) == p) for k in range(OPS)]) \
+            takes = z3.Or([z3.And(applies(ctx, op, k), named_player(ctx, k, me) == p) for k in range(OPS)]) \
                 if op == "double_battle_damage" else z3.And(applies(ctx, op), me == p)
             ups.append(Update("bdc", p, takes, z3.IntVal(code)))
     ups += [Update("calc", None, applies(ctx, "skip_damage_calc"), z3.IntVal(2)),
