@@ -63,7 +63,7 @@ class Operation:
     on: str = "self"
     amount: int = 0
     amount_of: str = "number"     # vocab.AMOUNT_OF
-    to: str = "opponent"          # vocab.LP_PLAYERS, for damage / gain_lp (the parser: "you" for double_battle_damage)
+    to: str = "opponent"          # vocab.LP_PLAYERS: whose LP, battle damage or Deck (the parser: TO_YOU's default "you")
     select: Select = Select()     # on == "all"
     then: bool = False            # applies only if the operation before it did
 
@@ -79,7 +79,8 @@ class Continuous:
 # --- what each operation takes ------------------------------------------------------------------
 AMOUNT_OPS = ("atk_add", "atk_set", "def_add", "def_set", "damage", "gain_lp", "draw", "mill")
 TO_OPS = ("damage", "gain_lp", "double_battle_damage", "draw", "mill")
-DECK_OPS = ("draw", "mill")   # about a player's Deck: no card, `to` is whose Deck (you by default)
+DECK_OPS = ("draw", "mill")   # about a player's Deck: no card, `to` is whose Deck
+TO_YOU = ("double_battle_damage",) + DECK_OPS   # `to` is "you" unless the text names the opponent
 GAME_OPS = ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "skip_damage_calc",
             "no_battle_damage", "halve_battle_damage", "double_battle_damage", "reflect_battle_damage")
 DIRECT_ATK_DEF = ("atk_add", "atk_set", "atk_halve", "atk_double", "atk_gain_opponent", "atk_halve_original",
@@ -321,8 +322,7 @@ def _operation(r: Reader, o, w, k) -> Operation:
         r.fail(None, f"{w}: {do!r} needs an 'amount'")
     # `to`: whose LP damage / gain_lp change; whose battle damage double_battle_damage doubles
     # (its controller's unless the text says the opponent's: "Cross Counter")
-    to = r.get(o, "to", str, "you" if do in ("double_battle_damage",) + DECK_OPS else "opponent",
-               choices=vocab.LP_PLAYERS, what=w)
+    to = r.get(o, "to", str, "you" if do in TO_YOU else "opponent", choices=vocab.LP_PLAYERS, what=w)
     if "to" in o and do not in TO_OPS:
         r.fail("to", f"{w}: 'to' is for 'damage' and 'gain_lp' (whose LP), 'double_battle_damage' (whose battle "
                      "damage) and 'draw' and 'mill' (whose Deck)")
@@ -433,7 +433,7 @@ def operation_dict(o: Operation) -> dict:
         d["on"] = o.on
     if o.do in AMOUNT_OPS:
         d["amount"] = o.amount if o.amount_of == "number" else o.amount_of
-    if o.do in ("damage", "gain_lp") or (o.do in ("double_battle_damage",) + DECK_OPS and o.to != "you"):
+    if o.do in ("damage", "gain_lp") or (o.do in TO_YOU and o.to != "you"):
         d["to"] = o.to
     if o.on == "all":
         d["select"] = select_dict(o.select)

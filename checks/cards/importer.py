@@ -295,7 +295,7 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str, fu
     # EFFECT_COUNT_CODE_OATH, or {id, n} for "each effect of") every card of its name's
     limit = d.settings.get("CountLimit")
     if limit is not None:
-        args = [a.strip() for a in limit.text.replace(" ", "").split(",", 1)]
+        args = limit.text.replace(" ", "").split(",", 1)
         if args == ["1"]:
             e["once"] = "per_turn"
         elif args[0] == "1" and len(args) == 2 and COUNT_BY_NAME.fullmatch(args[1]):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from ygo_timing.cards.effect_format import DECK_OPS, GAME_OPS
 from ygo_timing.model import rulebook, vocab
 from ygo_timing.model.state import ATOM_FIELDS, NONE, SELECT_FIELDS, A
 
@@ -251,9 +252,9 @@ def slot_facts(n, eff, archetype_id):
             what = what.replace("its controller takes", "its controller's opponent takes")
         if o.do in ("draw", "mill") and o.to == "opponent":
             what = what.replace("its controller", "its controller's opponent")
+        # an operation about the attack, the Chain or a Deck names no card
         words = f"{n}: {'then ' if o.then else ''}it {what}" + \
-            ("" if o.do in ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "skip_damage_calc", "draw", "mill")
-             or "battle damage" in OPERATION_WORDS[o.do] else f" {ON_WORDS[o.on]}") + f" {yes}"
+            ("" if o.do in GAME_OPS + DECK_OPS else f" {ON_WORDS[o.on]}") + f" {yes}"
         out.extend([("operation", k, vocab.OP[o.do], words),
                     ("operation_on", k, vocab.OPERATION_ON.index(o.on), words),
                     ("operation_amount", k, o.amount, words),
@@ -280,11 +281,13 @@ def continuous_facts(n, applies):
         if a is None:
             out.append(("continuous", k, 0, ""))
             continue
-        who = "itself" if a.on == "self" else select_words(a.select)
-        if a.do in vocab.LOCKS:
-            who = "by the opponent" if a.select.side == "opponent" else ""
-        words = f"{n}: while face-up on the field it {CONTINUOUS_WORDS[a.do].format(amount=a.amount)}" + \
-            ("" if a.do in vocab.GAME_CONTINUOUS and not (a.do in vocab.LOCKS and who) else f" ({who})") + f" {yes}"
+        if a.do in vocab.LOCKS:   # its select side is the player it refuses
+            who = " (by the opponent)" if a.select.side == "opponent" else ""
+        elif a.do in vocab.GAME_CONTINUOUS:
+            who = ""
+        else:
+            who = " (itself)" if a.on == "self" else f" ({select_words(a.select)})"
+        words = f"{n}: while face-up on the field it {CONTINUOUS_WORDS[a.do].format(amount=a.amount)}{who} {yes}"
         out.extend([("continuous", k, vocab.CN[a.do], words), ("continuous_on", k, vocab.CONTINUOUS_ON.index(a.on), words),
                     ("continuous_amount", k, a.amount, words)] + select_facts("continuous", k, a.select, words))
     return out

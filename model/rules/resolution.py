@@ -228,8 +228,9 @@ def resolve_effects(ctx):
     # draw / mill: cards leave the top of a Deck (a drawn card is hidden in the hand, a milled one face-up)
     for k in range(OPS):
         for i in ctx.cards:
+            top = z3.And(valid(ctx, k), from_the_top(ctx, k, i))
             for op, where in (("draw", HAND), ("mill", GY)):
-                moved = z3.And(applies(ctx, op, k), valid(ctx, k), from_the_top(ctx, k, i))
+                moved = z3.And(applies(ctx, op, k), top)
                 ups += [Update("loc", i, moved, z3.IntVal(where)), Update("faceup", i, moved, z3.BoolVal(op == "mill"))]
     # "negate and destroy": the card of the negated link is destroyed
     k = pre.chain_len - 1
