@@ -18,14 +18,16 @@ from . import diskcache, rulesets
 from .rules import RULES, Ctx, tables
 from .state import State
 
-FORMAT = 3   # bump when the cached relation's shape changes
+FORMAT = 4   # bump when the cached relation's shape changes
 
 
 class StepRelation:
     def __init__(self, ruleset: rulesets.RuleSet, ncards: int, neffects: int, without: frozenset = frozenset(),
                  nwatched: int = 0):
         self.ruleset = ruleset
-        self.equalities = {}   # (variable id, value) -> term, for the concrete checks (check.Run)
+        # for the concrete checks (check.Run): (variable id, value) and a static's (name, arg,
+        # value) -> its equation; ("pre" | "act", layout name) -> the variable's z3 name
+        self.equalities, self.symbol_names = {}, {}
         self.ctx = ctx = Ctx(ruleset, ncards, neffects, nwatched)
         ids = [r for r in ruleset.rules if r not in without]
         self.lits = {rid: z3.Bool(f"rule:{rid}") for rid in ids}
@@ -80,7 +82,23 @@ class StepRelation:
 
     @cached_property
     def explaining(self) -> str:
-        return explaining(self.solver, [v for _, v in self.ctx.post.fields()])
+        return sexpr_of(self._part)
+
+    @cached_property
+    def _sliced(self) -> dict[str, tuple[str, list]]:
+        return rule_slices(self._part, self.rlits, [v for _, v in self.ctx.post.fields()])
+
+    @cached_property
+    def slices(self) -> dict[str, str]:
+        return {rid: text for rid, (text, _) in self._sliced.items()}
+
+    @cached_property
+    def slice_reads(self) -> dict[str, frozenset]:
+        return {rid: frozenset(names) for rid, (_, names) in self._sliced.items()}
+
+    @cached_property
+    def _part(self) -> list:
+        return explained_part(self.solver, [v for _, v in self.ctx.post.fields()])
 
     def _transition(self, updates):
         ctx = self.ctx
@@ -103,11 +121,6 @@ class StepRelation:
         return eqs
 
 
-def explaining(solver: z3.Solver, post_vars: list) -> str:
-    """The text of `explained_part`, as one conjunction."""
-    return sexpr_of(explained_part(solver, post_vars))
-
-
 def explained_part(solver: z3.Solver, post_vars: list) -> list:
     """The solver's assertions without the updates of the state after that nothing
     else reads (directly or through other updates): a restriction, a definition or an absent
@@ -123,14 +136,52 @@ def explained_part(solver: z3.Solver, post_vars: list) -> list:
             updates[v] = a
         else:
             readers.append(a)
-    read = _reads(readers, posts)
-    todo = list(read)
-    while todo:   # and what the kept updates read
-        for v in _reads([updates[todo.pop()].arg(1)], posts) - read:
-            read.add(v)
-            todo.append(v)
+    read = _read_closure(readers, updates, posts)
     gone = {a.get_id() for v, a in updates.items() if v not in read}
     return [a for a in solver.assertions() if a.get_id() not in gone]
+
+
+def rule_slices(part: list, rlits: dict, post_vars: list) -> dict[str, tuple[str, list]]:
+    """For each restriction, the text of the part (`explained_part`) that its core is taken
+    from, and the names of the constants and functions it reads (a fact about any other cannot
+    be in its core): its own assertions `restrict:ID => term`, the definitions and absent rules'
+    defaults, and the updates it reads. The other restrictions go: each is `restrict:X => term` with a
+    literal nothing else names, which a model sets false when the query does not assume it, so
+    the slice and the part are equisatisfiable on a query about that rule, and the slice's cores
+    are the part's. A slice is a few kilobytes where the part is some hundreds: a fresh solver
+    reads it and answers its first query in a few milliseconds (docs/performance.md)."""
+    by_lit = {rlits[rid].get_id(): rid for rid in rlits}
+    posts = {v.get_id() for v in post_vars}
+    own, updates, shared = {}, {}, []
+    for a in part:
+        rid = by_lit.get(a.arg(0).get_id()) if z3.is_implies(a) else None
+        if rid is not None:
+            own.setdefault(rid, []).append(a)
+        elif z3.is_eq(a) and a.arg(0).get_id() in posts:
+            updates[a.arg(0).get_id()] = a
+        else:
+            shared.append(a)
+    out = {}
+    for rid, terms in own.items():
+        read = _read_closure(terms + shared, updates, posts)
+        keep = {a.get_id() for a in terms + shared} | {updates[v].get_id() for v in read if v in updates}
+        kept = [a for a in part if a.get_id() in keep]   # in the part's order
+        out[rid] = (sexpr_of(kept), sorted(_symbols(kept)))
+    return out
+
+
+def _symbols(terms) -> set:
+    """The names of the uninterpreted constants and functions that occur in `terms`."""
+    out, seen, todo = set(), set(), list(terms)
+    while todo:
+        t = todo.pop()
+        if t.get_id() in seen:
+            continue
+        seen.add(t.get_id())
+        if z3.is_app(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            out.add(t.decl().name())
+        todo.extend(t.children())
+    return out
 
 
 def sexpr_of(assertions) -> str:
@@ -140,6 +191,18 @@ def sexpr_of(assertions) -> str:
     one = z3.Solver()
     one.add(z3.And(list(assertions)))
     return one.sexpr()
+
+
+def _read_closure(readers, updates: dict, posts: set) -> set:
+    """The ids of the variables of the state after that `readers` read, directly or through
+    the updates (`updates`: variable id -> its equation) of those they read."""
+    read = _reads(readers, posts)
+    todo = list(read)
+    while todo:
+        for v in _reads([updates[todo.pop()].arg(1)], posts) - read:
+            read.add(v)
+            todo.append(v)
+    return read
 
 
 def _reads(terms, wanted: set) -> set:
@@ -188,22 +251,40 @@ class LoadedRelation:
 
     def __init__(self, data: dict, ruleset: rulesets.RuleSet, ncards: int, neffects: int, nwatched: int = 0):
         self.ruleset = ruleset
-        self.equalities = {}
+        self.equalities, self.symbol_names = {}, {}   # as StepRelation's
         self.ctx = ctx = Ctx(ruleset, ncards, neffects, nwatched)
         self.lits = {rid: z3.Bool(f"rule:{rid}") for rid in data["lits"]}
         self.rlits = {rid: z3.Bool(f"restrict:{rid}") for rid in data["lits"]}
         ctx._lits = self.lits
         self.restrictions = {rid: None for rid in data["restrictions"]}   # the IDs, in order
-        self.solver = z3.Solver()
-        (whole,) = z3.parse_smt2_string(data["solver"])   # one conjunction (`sexpr_of`)
-        self.solver.add(*whole.children())
-        self.text, self.explaining = data["solver"], data["explaining"]
+        self.key = (ruleset.name, ncards, neffects, nwatched)
+        self.text, self.explaining, self.assertions = data["solver"], data["explaining"], data["assertions"]
+        self.slices = data["slices"]
+        self.slice_reads = {rid: frozenset(names) for rid, names in data["slice_reads"].items()}
         (side,) = z3.parse_smt2_string(data["extra"])
         extra = [eq.arg(1) for eq in side.children()]
-        if len(extra) != data["extra_count"] or len(self.solver.assertions()) != data["assertions"]:
+        if len(extra) != data["extra_count"]:
             raise ValueError("the cached relation is incomplete")
         self.causes = {name: [(rid, extra[k]) for rid, k in pairs] for name, pairs in data["causes"].items()}
         ctx._grants = {gate: [extra[k] for k in ks] for gate, ks in data["grants"].items()}
+
+    @cached_property
+    def solver(self) -> z3.Solver:
+        """The whole relation, read when a step first asks it: an illegal play is confirmed and
+        explained by the relation's part (`explaining`), so most processes never parse the
+        whole (~40 ms of a CLI run; docs/performance.md)."""
+        s = z3.Solver()
+        try:
+            (whole,) = z3.parse_smt2_string(self.text)   # one conjunction (`sexpr_of`)
+            s.add(*whole.children())
+        except z3.Z3Exception:
+            pass
+        if len(s.assertions()) == self.assertions:
+            return s
+        # a damaged cache file is never trusted: the relation is built, and the file rewritten
+        built = solver_relation(*self.key[:3], frozenset(), self.key[3], rebuild=True)
+        self.text = built.text
+        return built.solver
 
 
 def _dump(rel: StepRelation) -> str:
@@ -220,19 +301,21 @@ def _dump(rel: StepRelation) -> str:
     side = sexpr_of([z3.Bool(f"extra!{k}") == term for k, term in enumerate(extra)])
     return json.dumps({"lits": list(rel.lits), "restrictions": list(rel.restrictions),
                        "solver": rel.text, "assertions": len(rel.solver.assertions()),
-                       "explaining": rel.explaining,
+                       "explaining": rel.explaining, "slices": rel.slices,
+                       "slice_reads": {rid: sorted(names) for rid, names in rel.slice_reads.items()},
                        "extra": side, "extra_count": len(extra), "causes": causes, "grants": grants})
 
 
 @lru_cache(maxsize=16)
-def solver_relation(name: str, ncards: int, neffects: int, without: frozenset = frozenset(), nwatched: int = 0):
+def solver_relation(name: str, ncards: int, neffects: int, without: frozenset = frozenset(), nwatched: int = 0,
+                    rebuild: bool = False):
     """The relation for concrete checks: from the disk cache (next to the compiled relation's,
-    keyed the same way) when it is there, else built (and cached)."""
+    keyed the same way) when it is there, else (or if `rebuild`) built and cached."""
     ncards, neffects = bucket(ncards), bucket(neffects)
     folder = diskcache.folder() if not without else None   # removals are one-off: not worth the disk
     path = folder / f"solver-{diskcache.key(f'solver-{FORMAT}', name, ncards, neffects, without, nwatched)}.json" \
         if folder else None
-    if path and path.is_file():
+    if path and path.is_file() and not rebuild:
         try:
             return LoadedRelation(json.loads(path.read_text("utf-8")), rulesets.load(name), ncards, neffects, nwatched)
         except Exception:   # a damaged cache file is rebuilt, never trusted

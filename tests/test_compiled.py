@@ -4,6 +4,7 @@
 its "legal" trustworthy: on every fixture and on random action sequences, both paths
 must give the same verdict, the same broken rules and the same state after.
 """
+import json
 import os
 import random
 from collections import OrderedDict
@@ -79,8 +80,8 @@ def test_fixture_explained_from_the_walk(path, traces, monkeypatch):
         return
     cores, minimise = [], Explainer.minimise
 
-    def recording(self, fixed, facts):
-        core = minimise(self, fixed, facts)
+    def recording(self, fixed, facts, rid=None):
+        core = minimise(self, fixed, facts, rid)
         cores.append((fixed, core))
         return core
     monkeypatch.setattr(Explainer, "minimise", recording)
@@ -230,6 +231,29 @@ def test_the_solver_relation_is_read_back_from_the_disk(tmp_path, monkeypatch):
     monkeypatch.setenv("YGO_TIMING_CACHE", str(tmp_path))
     assert [check_play(load(str(p))).to_dict() for p in paths] == built
     assert len(cached.read_text()) > 1000
+    step.solver_relation.cache_clear()
+
+
+def test_the_whole_relation_is_read_only_when_a_step_asks_it(tmp_path, monkeypatch):
+    """An illegal play is explained from the relation's part: the whole relation in the cache
+    file is parsed only when the solver steps (--verify); damaged there, it is built again,
+    with the same verdict, and the file rewritten."""
+    monkeypatch.setenv("YGO_TIMING_CACHE", str(tmp_path))
+    step.solver_relation.cache_clear()
+    play = FIXTURES / "rules" / "gen" / "GEN-6-illegal.play"   # no watched slots: the relation ("ocg", 4, 4)
+    built = check_play(load(str(play)), verify=True).to_dict()
+    step.solver_relation.cache_clear()
+    (cached,) = tmp_path.glob("solver-*.json")
+    data = json.loads(cached.read_text())
+    rel = step.solver_relation("ocg", 4, 4)
+    assert isinstance(rel, step.LoadedRelation) and "solver" not in vars(rel)
+    assert check_play(load(str(play))).to_dict() == built
+    assert "solver" not in vars(rel)   # confirmed and explained without the whole relation
+    data["solver"] = data["solver"][: len(data["solver"]) // 2] + ")"   # valid JSON, a damaged relation
+    cached.write_text(json.dumps(data))
+    step.solver_relation.cache_clear()
+    assert check_play(load(str(play)), verify=True).to_dict() == built
+    assert json.loads(cached.read_text())["solver"] != data["solver"]
     step.solver_relation.cache_clear()
 
 

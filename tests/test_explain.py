@@ -2,7 +2,6 @@
 cores of the relation, they do not depend on what the process checked before, and when its
 part of the relation cannot refute a step the whole relation is asked; the tester and the
 compiled relation's witnesses answer as the relation."""
-from functools import cached_property
 
 import z3
 from conftest import FIXTURES
@@ -13,7 +12,7 @@ from ygo_timing.checking.run import Run, walk
 from ygo_timing.checking.witness import Witness
 from ygo_timing.inputs.play import load
 from ygo_timing.model.state import A
-from ygo_timing.model.step import explained_part, relation
+from ygo_timing.model.step import _symbols, explained_part, relation
 
 EXAMPLES = sorted((FIXTURES / "examples").glob("*-illegal.play"))
 
@@ -43,6 +42,26 @@ def test_the_explanation_text_is_the_relation_without_updates_nothing_reads():
     assert len(text.children()) == len(part)
 
 
+def test_a_rules_slice_holds_its_own_restriction_and_what_it_reads():
+    """Each restriction's slice (model.step.rule_slices): a part of the explanation's part, with
+    that rule's literal and no other restriction's, and the names it reads are what its text
+    holds (a fact about anything else is left out of that rule's cores)."""
+    rel = relation("ocg", 4, 4)
+    (part,) = z3.parse_smt2_string(rel.explaining)
+    restricting = {str(a.arg(0)): a for a in part.children() if z3.is_implies(a)}
+    others = len(part.children()) - sum(1 for a in part.children() if str(a.arg(0)).startswith("restrict:"))
+    assert set(rel.slices) == set(rel.restrictions)
+    for rid, text in rel.slices.items():
+        (one,) = z3.parse_smt2_string(text)
+        kept = one.children()
+        own = [a for a in kept if str(a.arg(0)) == f"restrict:{rid}"]
+        assert own and f"restrict:{rid}" in restricting and len(kept) - len(own) <= others
+        names = _symbols(kept)
+        assert {n for n in names if n.startswith("restrict:")} == {f"restrict:{rid}"}
+        assert names == rel.slice_reads[rid]
+        assert len(text) < len(rel.explaining) / 2
+
+
 def _facts(path):
     v = check_play(load(str(path)))
     assert v.verdict == "illegal", v.message
@@ -61,11 +80,11 @@ def test_a_step_the_part_cannot_refute_is_explained_by_the_whole_relation(monkey
     minimal."""
     path = FIXTURES / "examples" / "ex1-illegal.play"
     usual = _facts(path)
-    monkeypatch.setattr(explain.Explainer, "own", property(lambda self: explain.Own("")))
+    monkeypatch.setattr(explain.Explainer, "own_for", lambda self, rid: explain.Own(""))
     cores, minimise = [], explain.Explainer.minimise
 
-    def recording(self, fixed, facts):
-        core = minimise(self, fixed, facts)
+    def recording(self, fixed, facts, rid=None):
+        core = minimise(self, fixed, facts, rid)
         cores.append((self.run, fixed, core))
         return core
     monkeypatch.setattr(explain.Explainer, "minimise", recording)
@@ -81,26 +100,26 @@ def test_a_step_the_part_cannot_refute_is_explained_by_the_whole_relation(monkey
 
 
 def test_the_tester_answers_as_the_relation(monkeypatch):
-    """Every sat/unsat question the explanations ask the tester (the part, a solver apart from
-    the one giving cores) has the relation's solver's answer, on every worked example."""
-    asked, testers, solve, tester = [], [], Run.solve, explain.Explainer.tester.func
+    """Every sat/unsat question the explanations ask a tester (the part, or one restriction's
+    slice: solvers apart from the ones giving cores) has the relation's solver's answer, on
+    every worked example."""
+    asked, testers, solve, tester = [], [], Run.solve, explain.tester
 
-    def kept(self):
-        testers.append(tester(self))
-        return testers[-1]
+    def kept(rel, rid=None):
+        testers.append((rid, tester(rel, rid)))
+        return testers[-1][1]
 
     def both(self, extra, own=None):
         result = solve(self, extra, own)
-        if any(own is t for t in testers):
+        if any(own is t for _, t in testers):
             asked.append((result, solve(self, extra)))
         return result
-    kept_once = cached_property(kept)
-    kept_once.__set_name__(explain.Explainer, "tester")
-    monkeypatch.setattr(explain.Explainer, "tester", kept_once)
+    monkeypatch.setattr(explain, "tester", kept)
     monkeypatch.setattr(Run, "solve", both)
     for path in EXAMPLES:
         _facts(path)
     assert asked and {str(a) for a, _ in asked} == {"sat", "unsat"}
+    assert {rid is None for rid, _ in testers} == {True, False}   # the part's and slices'
     assert all(a == b for a, b in asked)
 
 

@@ -78,13 +78,16 @@ class Tester:
         return terms
 
 
-_testers = weakref.WeakKeyDictionary()   # relation -> its Tester
+_testers = weakref.WeakKeyDictionary()   # relation -> {None: its part's Tester, rule ID: its slice's}
 
 
-def tester(rel) -> Tester:
-    if rel not in _testers:
-        _testers[rel] = Tester(rel.explaining)
-    return _testers[rel]
+def tester(rel, rid: str | None = None) -> Tester:
+    """The Tester of the relation's part, or of one restriction's slice (model.step.rule_slices:
+    on a query about that rule alone it answers as the part, in a fraction of the time)."""
+    mine = _testers.setdefault(rel, {})
+    if rid not in mine:
+        mine[rid] = Tester(rel.explaining if rid is None else rel.slices[rid])
+    return mine[rid]
 
 
 class Explainer:
@@ -94,10 +97,20 @@ class Explainer:
         self.run = run
         self.witness = None   # concrete models for the deletion (explain), when the compiled relation hints
         self.consistent = False   # the step's facts found sat with the relation's part (`confirmed`)
+        self._owns = {}   # rule ID -> the own solver of its slice (`own_for`)
 
     @cached_property
     def own(self) -> Own:
         return Own(self.run.rel.explaining)
+
+    def own_for(self, rid: str | None) -> Own:
+        """The own solver for the cores of one broken rule: a fresh one on its slice, made once
+        per explanation (None: the part's, for the rules that only fail together)."""
+        if rid is None:
+            return self.own
+        if rid not in self._owns:
+            self._owns[rid] = Own(self.run.rel.slices[rid])
+        return self._owns[rid]
 
     @cached_property
     def tester(self) -> Tester:
@@ -127,8 +140,11 @@ class Explainer:
         statics = {t.get_id(): text for t, text in self.run.statics}
         facts = pre + acts
         core = []
+        about = self.run.symbols(self.run.current_act)
         for rid in broken:   # the facts behind each broken rule, minimised, in order
-            for t in self.minimise(lits + [rel.rlits[rid]], facts):
+            reads = rel.slice_reads[rid]   # a fact about nothing its slice reads is in no core of it
+            mine = [t for t, name in zip(facts, about) if name in reads]
+            for t in self.minimise(lits + [rel.rlits[rid]], mine, rid):
                 if t.get_id() not in {c.get_id() for c in core}:
                     core.append(t)
         out = []
@@ -199,26 +215,30 @@ class Explainer:
         if self.check(lits + rest + facts, self.tester) != z3.sat:
             return None
         self.consistent = True
-        for rid in expected:   # the part unsat: the relation, which holds more, is unsat too
-            if self.check(lits + [rel.rlits[rid]] + facts, self.tester) != z3.unsat:
+        for rid in expected:   # the slice unsat: the relation, which holds more, is unsat too
+            if self.check(lits + [rel.rlits[rid]] + facts, tester(rel, rid)) != z3.unsat:
                 return None
         return [r for r in rel.rlits if r in expected]   # in the order the full listing has
 
-    def minimise(self, fixed, facts):
+    def minimise(self, fixed, facts, rid: str | None = None):
         """A minimal subset of `facts` that `fixed` makes unsat: an unsat core from this
         explanation's own solver, then each fact of it dropped in turn where the tester (the
         same part of the relation, equisatisfiable with it) finds the rest still unsat (and
-        the own solver's core of the rest shrinks it further). A fact kept is needed: without
-        it the query is sat, shown by a concrete step of the compiled relation (`witness`) or
-        else by the tester. Those are asked only sat or unsat, never for a core, so the result
+        the own solver's core of the rest shrinks it further). With `rid`, `fixed` assumes
+        that one restriction, and both solvers hold its slice (model.step.rule_slices). A fact
+        kept is needed: without it the query is sat, shown by a concrete step of the compiled
+        relation (`witness`) or else by the tester. Those are asked only sat or unsat, never for a core, so the result
         depends only on the query. z3's own core minimisation (core.minimize) is not used: its
         cores were not always minimal, and it cost half a second on big relations
         (docs/performance.md)."""
+        part = self.tester if rid is None else tester(self.run.rel, rid)
+        own = self.own_for(rid)
+
         def test(terms):
-            return self.check(terms, self.tester)
+            return self.check(terms, part)
         rule = self.witness.rule(fixed) if self.witness else None
 
-        core = self.core(fixed, facts, self.own)
+        core = self.core(fixed, facts, own)
         if core is None:   # not refuted by the own solver's part of the relation: the whole of it
             if self.check(fixed + facts) != z3.unsat:
                 return []
@@ -232,7 +252,7 @@ class Explainer:
             if rule is not None and self.witness.sat(rule, core[k]):
                 k += 1   # a model without core[k]: it is needed
             elif test(fixed + trial) == z3.unsat:
-                shorter = self.core(fixed, trial, self.own)
+                shorter = self.core(fixed, trial, own)
                 core = trial if shorter is None else shorter
             else:
                 k += 1

@@ -135,10 +135,41 @@ def static_facts(uni: Universe, play: Play, neffects: int, nwatched: int) -> lis
     return out
 
 
-def fact_terms(S, facts: list[Fact]):
-    """(z3 term, text) for each fact, over the Statics record `S`."""
-    fns = statics_by_name(S)
-    return [((fns[f.fn] if f.arg is None else fns[f.fn](f.arg)) == f.value, f.text) for f in facts]
+def fact_terms(S, facts: list[Fact], cache: dict | None = None):
+    """(z3 term, text) for each fact, over the Statics record `S`. `cache` (the relation's, kept
+    for the process) holds the terms made before: plays of one batch share most of their facts.
+    The terms are made with z3's C API: the Python wrappers' coercions cost ~0.1 ms a fact, more
+    than an illegal play's other set-up (docs/performance.md)."""
+    cache = {} if cache is None else cache
+    fns = None
+    out = []
+    for f in facts:
+        key = (f.fn, f.arg, f.value)
+        term = cache.get(key)
+        if term is None:
+            fns = fns or statics_by_name(S)
+            term = cache[key] = _equation(fns[f.fn], f.arg, f.value)
+        out.append((term, f.text))
+    return out
+
+
+def _equation(fn, arg, value) -> z3.BoolRef:
+    """`fn(arg) == value` (`fn == value` for a constant), the term z3's Python API makes. Each
+    new term is wrapped at once: the wrapper holds its reference count (z3 may free a term
+    nothing holds)."""
+    c = fn.ctx
+    ref = c.ref()
+    if arg is None:
+        lhs = fn
+    else:
+        n = z3.ExprRef(z3.Z3_mk_int64(ref, arg, z3.Z3_get_domain(ref, fn.ast, 0)), c)
+        lhs = z3.ExprRef(z3.Z3_mk_app(ref, fn.ast, 1, (z3.Ast * 1)(n.ast)), c)
+    sort = z3.Z3_get_sort(ref, lhs.ast)
+    if z3.Z3_get_sort_kind(ref, sort) == z3.Z3_BOOL_SORT:
+        rhs = z3.ExprRef(z3.Z3_mk_true(ref) if value else z3.Z3_mk_false(ref), c)
+    else:
+        rhs = z3.ExprRef(z3.Z3_mk_int64(ref, int(value), sort), c)
+    return z3.BoolRef(z3.Z3_mk_eq(ref, lhs.ast, rhs.ast), c)
 
 
 def statics_by_name(S):

@@ -38,14 +38,7 @@ class Run:
         self.facts = static_facts(self.uni, play, self.neffects, self.uni.nwatched)
         self.index = {name: k for k, name in enumerate(self.names)}
         self.state = initial_state(self.layout, self.uni, play)
-        setup = {name: ("set-up", None) for name in self.names}
-        specs = self.uni.specs
-        for name in self.names:   # a card's variables come from its set-up line
-            if name.endswith("]") and not name.startswith(("link", "trig", "used", "bd", "lp")):
-                i = int(name[name.rindex("[") + 1:-1])
-                if i < len(specs):
-                    setup[name] = ("set-up", specs[i].line)
-        self.line_of = Provenance(self, setup)
+        self.line_of = Provenance(self)
         self.history = []   # compiled steps taken: (line, action, state before), for Provenance
         self._models = {}   # history index -> the solver's model of that step (its update causes)
         self.timeout_ms, self.rlimit = timeout_ms, rlimit
@@ -76,7 +69,7 @@ class Run:
 
     @cached_property
     def statics(self):
-        return fact_terms(self.ctx.S, self.facts)
+        return fact_terms(self.ctx.S, self.facts, self.rel.equalities)
 
     @cached_property
     def pre_vars(self):
@@ -166,6 +159,16 @@ class Run:
                                               for n, v in zip(self.names, self.vals if vals is None else vals)]
         acts = [self.equals(self.act_vars[n], v) for n, v in act.items()]
         return pre, acts
+
+    def symbols(self, act) -> list[str]:
+        """The z3 name of what each fact of `assumptions(act)` is about, in their order: a static
+        function or constant, a variable of the state before, an action field."""
+        names = self.rel.symbol_names
+        if not names:
+            names.update({("pre", n): v.decl().name() for n, v in self.pre_vars.items()})
+            names.update({("act", n): v.decl().name() for n, v in self.act_vars.items()})
+        return ([f.fn for f in self.facts] + [names[("pre", n)] for n in self.names]
+                + [names[("act", n)] for n in act])
 
     def equals(self, var, value):
         """var == value, built once per relation (most of a state is the same step after step)."""
@@ -310,8 +313,21 @@ class Provenance:
     the step that last changed it. Solver steps record it as they go; after compiled steps it is
     worked out from the run's history for the variables an explanation shows."""
 
-    def __init__(self, run: Run, setup: dict):
-        self.run, self.setup, self.solved = run, setup, {}
+    def __init__(self, run: Run):
+        self.run, self.solved = run, {}
+
+    @cached_property
+    def setup(self) -> dict:
+        """("set-up", line) of each variable a step has not changed: a card's from its set-up
+        line. Worked out when an explanation first asks (a legal play never does)."""
+        specs = self.run.uni.specs
+        setup = {name: ("set-up", None) for name in self.run.names}
+        for name in self.run.names:
+            if name.endswith("]") and not name.startswith(("link", "trig", "used", "bd", "lp")):
+                i = int(name[name.rindex("[") + 1:-1])
+                if i < len(specs):
+                    setup[name] = ("set-up", specs[i].line)
+        return setup
 
     def __setitem__(self, name, where):
         self.solved[name] = where
