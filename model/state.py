@@ -199,4 +199,4 @@ class Statics:
 
 
 ATOM_FIELDS = ("quantity", "of", "cmp", "value", "than_quantity", "than_of")
-SELECT_FIELDS = ("side", "filter", "attribute", "monster_type", "level_min", "level_max")
+SELECT_FIELDS = ("side", "filter", "attribute", "monster_type", "level_min", "level_max", "other")

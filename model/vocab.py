@@ -215,7 +215,8 @@ MAX_OPERATIONS = 3
 # What an operation is on: a card subject, the Chain Link's chosen target, or every card a
 # selector picks (`all`).
 OPERATION_ON = ("self", "chosen", "attacker", "attack_target", "own_battling", "opponent_battling", "all")
-# A selector: whose cards, and which of them (monsters in the Monster Zone).
+# A selector: whose cards, and which of them (monsters in the Monster Zone); `other` leaves out
+# the effect's own card ("another monster").
 SELECT_SIDES = ("both", "yours", "opponent")
 SELECT_FILTERS = ("any", "attack_position", "defense_position", "face_up", "face_down")
 # `damage` / `gain_lp`: whose LP, and how much (a number, or the ATK of the card it is on).
@@ -243,6 +244,10 @@ CONTINUOUS = (
     "direct_attack",         # the selected monsters can attack directly
     "piercing",              # attacking a Defense Position monster with more ATK than its DEF, it
                              # inflicts the difference as battle damage ("piercing battle damage")
+    "cannot_be_attacked",    # the selected monsters cannot be chosen as an attack target (at the
+                             # declaration or a replay's new target: BP-6; not an attack already on them)
+    "attacks_face_down_only",  # the selected monsters can attack only face-down (Defense Position)
+                               # monsters: no face-up monster, and not directly (BP-6)
 )
 CN = {name: i for i, name in enumerate(CONTINUOUS)}
 MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots for

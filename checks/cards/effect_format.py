@@ -48,13 +48,15 @@ class Cost:
 @dataclass(frozen=True)
 class Select:
     """Which monsters in the Monster Zone an `on: all` picks: whose, in which position, and of
-    which Attribute, Type and Level range (names and 0..99: any)."""
+    which Attribute, Type and Level range (names and 0..99: any); `other`: not the effect's own
+    card ("another monster")."""
     side: str = "both"
     filter: str = "any"
     attribute: str = "none"
     monster_type: str = "none"
     level_min: int = 0
     level_max: int = 99
+    other: bool = False
 
 
 @dataclass(frozen=True)
@@ -349,7 +351,7 @@ def _select(r: Reader, o, w, on):
         return Select()
     sr = Reader(r.doc, r.path, r.where + ("select",))
     w = f"{w} select"
-    sr.obj(sel, {"side", "filter", "attribute", "monster_type", "level_min", "level_max"}, w)
+    sr.obj(sel, {"side", "filter", "attribute", "monster_type", "level_min", "level_max", "other"}, w)
     attribute = sr.get(sel, "attribute", str, "none", what=w)
     if attribute.lower() not in vocab.ATTRIBUTES:
         sr.fail("attribute", f"{w}: attribute {short(attribute)}{did_you_mean(attribute.lower(), vocab.ATTRIBUTES)}; "
@@ -357,7 +359,8 @@ def _select(r: Reader, o, w, on):
     out = Select(sr.get(sel, "side", str, "both", choices=vocab.SELECT_SIDES, what=w),
                  sr.get(sel, "filter", str, "any", choices=vocab.SELECT_FILTERS, what=w), attribute.lower(),
                  sr.get(sel, "monster_type", str, "none", choices=vocab.MONSTER_TYPES, what=w),
-                 sr.get(sel, "level_min", int, 0, what=w), sr.get(sel, "level_max", int, 99, what=w))
+                 sr.get(sel, "level_min", int, 0, what=w), sr.get(sel, "level_max", int, 99, what=w),
+                 sr.get(sel, "other", bool, False, what=w))
     if not 0 <= out.level_min <= out.level_max <= 99:
         sr.fail("level_min", f"{w}: a Level range is 0 <= level_min <= level_max <= 99; this one picks no monster ever")
     return out
@@ -424,6 +427,8 @@ def select_dict(sel: Select) -> dict:
     d = {"side": sel.side, "filter": sel.filter}
     d.update({k: v for k, v in (("attribute", sel.attribute), ("monster_type", sel.monster_type)) if v != "none"})
     d.update({k: v for k, v in (("level_min", sel.level_min), ("level_max", sel.level_max)) if v != Select().__dict__[k]})
+    if sel.other:
+        d["other"] = True
     return d
 
 

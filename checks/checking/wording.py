@@ -92,6 +92,8 @@ CONTINUOUS_WORDS = {
     "negate_monster_effects": "negates the effects of face-up monsters on the field",
     "cannot_attack": "keeps from attacking", "direct_attack": "lets attack directly",
     "piercing": "gives piercing battle damage",
+    "cannot_be_attacked": "keeps from being chosen as an attack target",
+    "attacks_face_down_only": "lets attack only face-down Defense Position monsters",
 }
 
 # a state variable's name in words (model/state.py); per-card ones follow the card's label
@@ -298,7 +300,8 @@ def select_facts(prefix, k, sel, words):
             (f"{prefix}_filter", k, vocab.SELECT_FILTERS.index(sel.filter), words),
             (f"{prefix}_attribute", k, vocab.ATTRIBUTES.index(sel.attribute), words),
             (f"{prefix}_monster_type", k, vocab.MONSTER_TYPES.index(sel.monster_type), words),
-            (f"{prefix}_level_min", k, sel.level_min, words), (f"{prefix}_level_max", k, sel.level_max, words)]
+            (f"{prefix}_level_min", k, sel.level_min, words), (f"{prefix}_level_max", k, sel.level_max, words),
+            (f"{prefix}_other", k, int(sel.other), words)]
 
 
 def select_words(sel) -> str:
@@ -307,7 +310,7 @@ def select_words(sel) -> str:
                                 sel.attribute.upper() if sel.attribute != "none" else "",
                                 sel.monster_type.replace("_", " ") if sel.monster_type != "none" else "") if w)
     levels = "" if (sel.level_min, sel.level_max) == (0, 99) else f" of Level {sel.level_min}-{sel.level_max}"
-    return f"{side} {what + ' ' if what else ''}monsters{levels}"
+    return f"{side} {'other ' if sel.other else ''}{what + ' ' if what else ''}monsters{levels}"
 
 
 def timing_fact(n, t, named):

@@ -22,9 +22,17 @@ def chain_end(ctx):
     return z3.And(ctx.is_("resolve_link"), ctx.pre.chain_len == 1)
 
 
-def can_be_attacked(ctx, card):
-    S = ctx.S
-    return z3.And(ctx.monster_in_zone(card), S.ctrl(card) != S.tp)
+def can_be_attacked(ctx, card, attacker):
+    """`card` may be chosen as `attacker`'s attack target (at the declaration, or as a replay's
+    new target): a monster the opponent controls that no "cannot be targeted for attacks" of a
+    face-up card protects, and face-down if the attacker "can only attack face-down Defense
+    Position monsters". Read only where a target is chosen: a protection that begins to apply
+    once the attack is declared (the flipped target's own, D2-3) does not undo it."""
+    S, pre = ctx.S, ctx.pre
+    only_face_down = continuous_applies(ctx, "attacks_face_down_only", attacker, pre)
+    return z3.And(ctx.monster_in_zone(card), S.ctrl(card) != S.tp,
+                  z3.Not(continuous_applies(ctx, "cannot_be_attacked", card, pre)),
+                  z3.Implies(only_face_down, z3.Not(ctx.sel(pre.faceup, card))))
 
 
 @rule("BP-1", "The player who goes first cannot conduct a Battle Phase on the first turn of the "
@@ -118,12 +126,18 @@ def bp5_stop(ctx):
 
 @rule("BP-6", "A direct attack is possible only while the opponent controls no monster (or a "
       "card's text lets that monster attack directly); an attack on a monster needs a monster the "
-      "opponent controls.", ["S1 55-56", "card text"])
+      "opponent controls. A card's text can keep a monster from being chosen as an attack target "
+      "(\"cannot be targeted for attacks\"), or let a monster attack only face-down Defense "
+      "Position monsters (and so not directly); both are read where a target is chosen: at the "
+      "declaration and at a replay's new target.", ["S1 55-56", "card text"])
 def bp6(ctx):
-    S, act = ctx.S, ctx.act
-    may_go_direct = z3.Or(ctx.monsters_of(1 - S.tp) == 0,
-                          continuous_applies(ctx, "direct_attack", act.card, ctx.pre))
-    target_ok = z3.If(act.direct, may_go_direct, can_be_attacked(ctx, act.target))
+    S, act, pre = ctx.S, ctx.act, ctx.pre
+    # a replay's new target is chosen for the monster already attacking
+    attacker = z3.If(ctx.is_("retarget"), pre.attacker, act.card)
+    may_go_direct = z3.And(z3.Or(ctx.monsters_of(1 - S.tp) == 0,
+                                 continuous_applies(ctx, "direct_attack", attacker, pre)),
+                           z3.Not(continuous_applies(ctx, "attacks_face_down_only", attacker, pre)))
+    target_ok = z3.If(act.direct, may_go_direct, can_be_attacked(ctx, act.target, attacker))
     return z3.Implies(ctx.is_("attack", "retarget"), target_ok)
 
 

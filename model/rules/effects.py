@@ -134,10 +134,11 @@ def card_state(ctx, card, st):
             ctx.monster_in_zone(card, st), ctx.S.ctrl(card))
 
 
-def picks(ctx, owner, prefix, s, card, facts):
-    """Selector slot `s` (functions `<prefix>_side` ...) of a card controlled by `owner` picks
-    `card`, whose state is `facts`: a monster in the Monster Zone on that side, in that position,
-    of that Attribute, Type and Level range (0: any)."""
+def picks(ctx, owner, prefix, s, card, facts, source):
+    """Selector slot `s` (functions `<prefix>_side` ...) of card `source`, controlled by `owner`,
+    picks `card`, whose state is `facts`: a monster in the Monster Zone on that side, in that
+    position, of that Attribute, Type and Level range (0: any), and not `source` itself if the
+    selector says `other` ("another monster")."""
     S = ctx.S
     F = S.select[prefix]
     up, dpos, in_mz, ctrl = facts
@@ -150,7 +151,7 @@ def picks(ctx, owner, prefix, s, card, facts):
     printed = z3.And(z3.Or(F["attribute"](s) == 0, F["attribute"](s) == S.attribute(card)),
                      z3.Or(F["monster_type"](s) == 0, F["monster_type"](s) == S.monster_type(card)),
                      S.level(card) >= F["level_min"](s), S.level(card) <= F["level_max"](s))
-    return z3.And(in_mz, side_ok, filt_ok, printed)
+    return z3.And(in_mz, side_ok, filt_ok, printed, z3.Or(F["other"](s) == 0, card != source))
 
 
 # --- continuous effects (GEN-18) -----------------------------------------------------------------
@@ -215,7 +216,7 @@ def _monster_effects_negated(ctx, st):
 def continuous_on(ctx, j, s, card, facts):
     """Continuous slot s of card j applies to `card` (itself, or every monster it selects)."""
     S = ctx.S
-    every = z3.And(S.cont_on(s) == vocab.CONTINUOUS_ON.index("all"), picks(ctx, S.ctrl(j), "continuous", s, card, facts))
+    every = z3.And(S.cont_on(s) == vocab.CONTINUOUS_ON.index("all"), picks(ctx, S.ctrl(j), "continuous", s, card, facts, j))
     return z3.Or(z3.And(S.cont_on(s) == 0, card == j), every)
 
 

@@ -61,8 +61,11 @@ def d2_2(ctx):
 
 
 table_rule("D2-3", "Effects that prevent a face-down monster from being attacked do not apply to "
-           "this attack.", ["S3 26-28"], expressible="partial",
-           note="Attack-target protection is not modelled: no play can be refused by it.")
+           "this attack.", ["S3 26-28"],
+           note="Holds by construction: a \"cannot be targeted for attacks\" (cannot_be_attacked) is "
+                "read only where an attack target is chosen (BP-6: the declaration and a replay's new "
+                "target), so the flipped target's protection, applying from D2-2 on, never undoes the "
+                "attack already declared; it refuses the next attack on that monster.")
 table_rule("D2-4", "Self-destroying Continuous Effects (\"Giant Kozaky\") wait until after damage "
            "calculation.", ["S3 31", "S0-OCG 195"], expressible="partial",
            note="Self-destruction conditions are not in the catalogue.")

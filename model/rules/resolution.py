@@ -128,7 +128,8 @@ def hits(ctx, k, i):
     S, pre = ctx.S, ctx.pre
     s = op_slot(ctx, k)
     every = z3.And(S.op_on(s) == vocab.OPERATION_ON.index("all"),
-                   picks(ctx, S.ctrl(S.inst(ctx.top_eff)), "operation", s, i, card_state(ctx, i, pre)))
+                   picks(ctx, S.ctrl(S.inst(ctx.top_eff)), "operation", s, i, card_state(ctx, i, pre),
+                         S.inst(ctx.top_eff)))
     return z3.And(valid(ctx, k), z3.Or(every, z3.And(S.op_on(s) != vocab.OPERATION_ON.index("all"), op_card(ctx, k) == i)))
 
 
