@@ -18,7 +18,7 @@ from . import diskcache, rulesets
 from .rules import RULES, Ctx, tables
 from .state import State
 
-FORMAT = 4   # bump when the cached relation's shape changes
+FORMAT = 5   # bump when the cached relation's shape changes
 
 
 class StepRelation:
@@ -141,6 +141,9 @@ def explained_part(solver: z3.Solver, post_vars: list) -> list:
     return [a for a in solver.assertions() if a.get_id() not in gone]
 
 
+UNRESTRICTED = "-"   # the slice that holds no restriction (a key no rule ID is)
+
+
 def rule_slices(part: list, rlits: dict, post_vars: list) -> dict[str, tuple[str, list]]:
     """For each restriction, the text of the part (`explained_part`) that its core is taken
     from, and the names of the constants and functions it reads (a fact about any other cannot
@@ -149,7 +152,9 @@ def rule_slices(part: list, rlits: dict, post_vars: list) -> dict[str, tuple[str
     literal nothing else names, which a model sets false when the query does not assume it, so
     the slice and the part are equisatisfiable on a query about that rule, and the slice's cores
     are the part's. A slice is a few kilobytes where the part is some hundreds: a fresh solver
-    reads it and answers its first query in a few milliseconds (docs/performance.md)."""
+    reads it and answers its first query in a few milliseconds (docs/performance.md). The slice
+    UNRESTRICTED holds none: it answers as the part a query that assumes no restriction (a
+    timing gate's windows, a step's provenance)."""
     by_lit = {rlits[rid].get_id(): rid for rid in rlits}
     posts = {v.get_id() for v in post_vars}
     own, updates, shared = {}, {}, []
@@ -162,15 +167,15 @@ def rule_slices(part: list, rlits: dict, post_vars: list) -> dict[str, tuple[str
         else:
             shared.append(a)
     out = {}
-    for rid, terms in own.items():
+    for rid, terms in [(UNRESTRICTED, [])] + list(own.items()):
         read = _read_closure(terms + shared, updates, posts)
         keep = {a.get_id() for a in terms + shared} | {updates[v].get_id() for v in read if v in updates}
         kept = [a for a in part if a.get_id() in keep]   # in the part's order
-        out[rid] = (sexpr_of(kept), sorted(_symbols(kept)))
+        out[rid] = (sexpr_of(kept), sorted(names_in(kept)))
     return out
 
 
-def _symbols(terms) -> set:
+def names_in(terms) -> set:
     """The names of the uninterpreted constants and functions that occur in `terms`."""
     out, seen, todo = set(), set(), list(terms)
     while todo:
@@ -261,6 +266,8 @@ class LoadedRelation:
         self.text, self.explaining, self.assertions = data["solver"], data["explaining"], data["assertions"]
         self.slices = data["slices"]
         self.slice_reads = {rid: frozenset(names) for rid, names in data["slice_reads"].items()}
+        if set(self.slices) != set(self.restrictions) | {UNRESTRICTED} or set(self.slice_reads) != set(self.slices):
+            raise ValueError("the cached relation's slices are incomplete")
         (side,) = z3.parse_smt2_string(data["extra"])
         extra = [eq.arg(1) for eq in side.children()]
         if len(extra) != data["extra_count"]:

@@ -12,7 +12,7 @@ from ygo_timing.checking.run import Run, walk
 from ygo_timing.checking.witness import Witness
 from ygo_timing.inputs.play import load
 from ygo_timing.model.state import A
-from ygo_timing.model.step import _symbols, explained_part, relation
+from ygo_timing.model.step import UNRESTRICTED, explained_part, names_in, relation
 
 EXAMPLES = sorted((FIXTURES / "examples").glob("*-illegal.play"))
 
@@ -44,20 +44,22 @@ def test_the_explanation_text_is_the_relation_without_updates_nothing_reads():
 
 def test_a_rules_slice_holds_its_own_restriction_and_what_it_reads():
     """Each restriction's slice (model.step.rule_slices): a part of the explanation's part, with
-    that rule's literal and no other restriction's, and the names it reads are what its text
-    holds (a fact about anything else is left out of that rule's cores)."""
+    that rule's literal and no other restriction's (the UNRESTRICTED slice: none), and the names
+    it reads are what its text holds (a fact about anything else is left out of that rule's
+    cores)."""
     rel = relation("ocg", 4, 4)
     (part,) = z3.parse_smt2_string(rel.explaining)
     restricting = {str(a.arg(0)): a for a in part.children() if z3.is_implies(a)}
     others = len(part.children()) - sum(1 for a in part.children() if str(a.arg(0)).startswith("restrict:"))
-    assert set(rel.slices) == set(rel.restrictions)
+    assert set(rel.slices) == set(rel.restrictions) | {UNRESTRICTED}
     for rid, text in rel.slices.items():
         (one,) = z3.parse_smt2_string(text)
         kept = one.children()
         own = [a for a in kept if str(a.arg(0)) == f"restrict:{rid}"]
-        assert own and f"restrict:{rid}" in restricting and len(kept) - len(own) <= others
-        names = _symbols(kept)
-        assert {n for n in names if n.startswith("restrict:")} == {f"restrict:{rid}"}
+        assert (own and f"restrict:{rid}" in restricting) or rid == UNRESTRICTED
+        assert kept and len(kept) - len(own) <= others
+        names = names_in(kept)
+        assert {n for n in names if n.startswith("restrict:")} == ({f"restrict:{rid}"} if own else set())
         assert names == rel.slice_reads[rid]
         assert len(text) < len(rel.explaining) / 2
 

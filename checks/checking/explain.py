@@ -25,6 +25,7 @@ from ygo_timing.model import vocab
 from ygo_timing.model.rulebook import hints
 from ygo_timing.model.rules.tables import matches
 from ygo_timing.model.state import A
+from ygo_timing.model.step import UNRESTRICTED, names_in
 
 
 class Unknown(Exception):
@@ -174,29 +175,45 @@ class Explainer:
         statics = [t for t, _ in self.run.statics]
         fixed = lits + statics + [ctx.act.eff == eff, ctx.act.kind == A["activate"]]
         gate = ctx.grant("timing")
+        free = self.unrestricted(gate)
         out = []
         for w in vocab.WINDOWS:
             if self.witness and self.witness.closed(vocab.W[w]):
                 continue   # a state in w where the gate is closed: not a window that opens it
-            if self.run.solve(fixed + [ctx.pre.window == vocab.W[w], z3.Not(gate)], self.tester) != z3.unsat:
+            if self.run.solve(fixed + [ctx.pre.window == vocab.W[w], z3.Not(gate)], free) != z3.unsat:
                 continue
             rows = [g["rule"] for g in self.run.rel.ruleset.timing_grants if g["window"] == w
                     and self.implied(statics, matches(ctx, g, eff))]
             out.append((w, sorted(set(rows))))
         return out
 
+    @cached_property
+    def static_pairs(self) -> list:
+        """(function name, `S.fn(arg)`, value) of each of the play's statics, for `implied`
+        (taken apart once: a row per window asks, and z3's wrappers cost ~0.1 ms a fact)."""
+        return [(f.fn, t.arg(0), t.arg(1)) for (t, _), f in zip(self.run.statics, self.run.facts)]
+
     def implied(self, statics, term):
         """Whether the play's statics imply `term`: at once where putting their values in and
         simplifying leaves `true` or `false` (a row about the effect's own facts; `false` once the
         confirmation has found the step's facts, statics included, consistent with the relation);
         else the tester says whether `statics + [not term]` is unsat."""
-        pairs = [(t.arg(0), t.arg(1)) for t in statics]   # each is `S.fn(arg) == value`
-        settled = z3.simplify(z3.substitute(term, *pairs))
+        names = names_in([term])   # the statics of the functions the row reads, put in
+        pairs = [(lhs, rhs) for fn, lhs, rhs in self.static_pairs if fn in names]
+        settled = z3.simplify(z3.substitute(term, *pairs) if pairs else term)
         if z3.is_true(settled):
             return True
         if z3.is_false(settled) and self.consistent:   # the query is then the statics alone: sat
             return False
-        return self.run.solve(statics + [z3.Not(term)], self.tester) == z3.unsat
+        return self.run.solve(statics + [z3.Not(term)], self.unrestricted(term)) == z3.unsat
+
+    def unrestricted(self, term) -> Tester:
+        """The tester for a query that assumes no restriction and `term`: the slice without any
+        (model.step.UNRESTRICTED) where `term` reads no variable of the state after (the
+        slice's updates are only those its definitions read), else the part's."""
+        if any(name.startswith(self.run.ctx.post.prefix) for name in names_in([term])):
+            return self.tester
+        return tester(self.run.rel, UNRESTRICTED)
 
     def check(self, terms, own=None):
         """sat or unsat of `terms` on the relation's solver (or `own`); Unknown otherwise."""

@@ -20,7 +20,7 @@ from ygo_timing.checking.facts import (
 from ygo_timing.inputs.play import ActionSpec, Play, PlayError
 from ygo_timing.model import compiled, vocab
 from ygo_timing.model.state import ACTION_FIELDS, CL, NONE, A, layout
-from ygo_timing.model.step import bucket, solver_relation
+from ygo_timing.model.step import UNRESTRICTED, bucket, solver_relation
 
 
 class Run:
@@ -292,7 +292,7 @@ class Run:
             after = self.history[k + 1][2] if k + 1 < len(self.history) else self.vals
             p, a = self.assumptions(act, pre)
             post = [self.equals(self.post_vars[n], v) for n, v in zip(self.names, after)]
-            tester = explain.tester(self.rel)
+            tester = explain.tester(self.rel, UNRESTRICTED)   # it assumes no restriction
             if self.solve(list(self.rel.lits.values()) + p + a + post, tester) == z3.sat:
                 self._models[k] = tester.solver.model()
             else:
