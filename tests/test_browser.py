@@ -32,6 +32,7 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not in
 from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +58,8 @@ def shots(tmp_path):
 
 def open_page(browser, path: Path, fragment: str = ""):
     browser.get(path.as_uri() + fragment)
-    assert browser.execute_script("return document.readyState") == "complete"
+    # get() returns once the page loads; a large page on a loaded machine may still be parsing
+    WebDriverWait(browser, 60).until(lambda b: b.execute_script("return document.readyState") == "complete")
     log = browser.get_log("browser")
     assert log == [], f"console messages: {log}"
     # nothing was fetched: the page is one file

@@ -126,10 +126,11 @@ def bp5_stop(ctx):
 
 @rule("BP-6", "A direct attack is possible only while the opponent controls no monster (or a "
       "card's text lets that monster attack directly); an attack on a monster needs a monster the "
-      "opponent controls. A card's text can keep a monster from being chosen as an attack target "
-      "(\"cannot be targeted for attacks\"), or let a monster attack only face-down Defense "
-      "Position monsters (and so not directly); both are read where a target is chosen: at the "
-      "declaration and at a replay's new target.", ["S1 55-56", "card text"])
+      "opponent controls that no card text keeps from being chosen as an attack target.",
+      ["S1 55-56", "card text"],
+      note="Read where a target is chosen (the declaration, a replay's new target): "
+           "`cannot_be_attacked` (\"cannot be targeted for attacks\") and `attacks_face_down_only` "
+           "(\"can only attack face-down Defense Position monsters\", so not directly).")
 def bp6(ctx):
     S, act, pre = ctx.S, ctx.act, ctx.pre
     # a replay's new target is chosen for the monster already attacking
