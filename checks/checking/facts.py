@@ -148,13 +148,14 @@ def fact_terms(S, facts: list[Fact], cache: dict | None = None):
         term = cache.get(key)
         if term is None:
             fns = fns or statics_by_name(S)
-            term = cache[key] = _equation(fns[f.fn], f.arg, f.value)
+            term = cache[key] = equation(fns[f.fn], f.arg, f.value)
         out.append((term, f.text))
     return out
 
 
-def _equation(fn, arg, value) -> z3.BoolRef:
-    """`fn(arg) == value` (`fn == value` for a constant), the term z3's Python API makes. Each
+def equation(fn, arg, value) -> z3.BoolRef:
+    """`fn(arg) == value` (`fn == value` for a constant or a variable), the term z3's Python
+    API makes, at half its cost (a check's facts are some hundreds of these). Each
     new term is wrapped at once: the wrapper holds its reference count (z3 may free a term
     nothing holds)."""
     c = fn.ctx

@@ -11,6 +11,7 @@ from ygo_timing.checking.deadline import Deadline, DeadlineExceeded
 from ygo_timing.checking.explain import Explainer, Unknown
 from ygo_timing.checking.facts import (
     Universe,
+    equation,
     fact_tables,
     fact_terms,
     initial_state,
@@ -175,7 +176,7 @@ class Run:
         key = (var.get_id(), value)
         term = self.rel.equalities.get(key)
         if term is None:
-            term = self.rel.equalities[key] = var == value
+            term = self.rel.equalities[key] = equation(var, None, value)
         return term
 
     def solve(self, extra, own=None):
