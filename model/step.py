@@ -148,44 +148,60 @@ def rule_slices(part: list, rlits: dict, post_vars: list) -> dict[str, tuple[str
     """For each restriction, the text of the part (`explained_part`) that its core is taken
     from, and the names of the constants and functions it reads (a fact about any other cannot
     be in its core): its own assertions `restrict:ID => term`, the definitions and absent rules'
-    defaults, and the updates it reads. The other restrictions go: each is `restrict:X => term` with a
-    literal nothing else names, which a model sets false when the query does not assume it, so
+    defaults, and the updates it reads. The other restrictions go: each is `restrict:X => term`
+    with a literal nothing else names, which a model sets false when the query does not assume it, so
     the slice and the part are equisatisfiable on a query about that rule, and the slice's cores
     are the part's. A slice is a few kilobytes where the part is some hundreds: a fresh solver
     reads it and answers its first query in a few milliseconds (docs/performance.md). The slice
     UNRESTRICTED holds none: it answers as the part a query that assumes no restriction (a
     timing gate's windows, a step's provenance)."""
     by_lit = {rlits[rid].get_id(): rid for rid in rlits}
-    posts = {v.get_id() for v in post_vars}
-    own, updates, shared = {}, {}, []
-    for a in part:
+    posts = {v.decl().name() for v in post_vars}
+    names = [names_in([a]) for a in part]   # each assertion walked once, not once per slice
+    own, updates, shared = {}, {}, []   # rule ID -> [index]; post name -> index; [index]
+    for k, a in enumerate(part):
         rid = by_lit.get(a.arg(0).get_id()) if z3.is_implies(a) else None
         if rid is not None:
-            own.setdefault(rid, []).append(a)
-        elif z3.is_eq(a) and a.arg(0).get_id() in posts:
-            updates[a.arg(0).get_id()] = a
+            own.setdefault(rid, []).append(k)
+        elif z3.is_eq(a) and z3.is_const(a.arg(0)) and a.arg(0).decl().name() in posts:
+            updates[a.arg(0).decl().name()] = k
         else:
-            shared.append(a)
+            shared.append(k)
     out = {}
-    for rid, terms in [(UNRESTRICTED, [])] + list(own.items()):
-        read = _read_closure(terms + shared, updates, posts)
-        keep = {a.get_id() for a in terms + shared} | {updates[v].get_id() for v in read if v in updates}
-        kept = [a for a in part if a.get_id() in keep]   # in the part's order
-        out[rid] = (sexpr_of(kept), sorted(names_in(kept)))
+    for rid, mine in [(UNRESTRICTED, [])] + list(own.items()):
+        keep = set(mine + shared)
+        read = set().union(*(names[k] for k in keep)) & posts
+        todo = list(read)
+        while todo:   # and what the kept updates read
+            k = updates.get(todo.pop())
+            if k is not None and k not in keep:
+                keep.add(k)
+                for v in (names[k] & posts) - read:
+                    read.add(v)
+                    todo.append(v)
+        kept = sorted(keep)   # in the part's order
+        out[rid] = (sexpr_of([part[k] for k in kept]), sorted(set().union(*(names[k] for k in kept))))
     return out
 
 
 def names_in(terms) -> set:
-    """The names of the uninterpreted constants and functions that occur in `terms`."""
-    out, seen, todo = set(), set(), list(terms)
+    """The names of the uninterpreted constants and functions that occur in `terms`, read with
+    z3's C API (the Python wrappers cost ten times more on a relation's terms; the nodes stay
+    alive while `terms` are held, as in model/compiled.py)."""
+    if not terms:
+        return set()
+    c = terms[0].ctx.ref()
+    out, seen, todo = set(), set(), [t.as_ast() for t in terms]
     while todo:
-        t = todo.pop()
-        if t.get_id() in seen:
+        a = todo.pop()
+        k = z3.Z3_get_ast_id(c, a)
+        if k in seen or z3.Z3_get_ast_kind(c, a) != z3.Z3_APP_AST:
             continue
-        seen.add(t.get_id())
-        if z3.is_app(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            out.add(t.decl().name())
-        todo.extend(t.children())
+        seen.add(k)
+        d = z3.Z3_get_app_decl(c, a)
+        if z3.Z3_get_decl_kind(c, d) == z3.Z3_OP_UNINTERPRETED:
+            out.add(z3.Z3_get_symbol_string(c, z3.Z3_get_decl_name(c, d)))
+        todo.extend(z3.Z3_get_app_arg(c, a, n) for n in range(z3.Z3_get_app_num_args(c, a)))
     return out
 
 
