@@ -151,6 +151,7 @@ class Statics:
         self.calc_when = f("calc_modifier_when", Int, Int)
         self.bd_mod = f("battle_damage_modifier", Int, Int)
         self.archetype = f("archetype", Int, Int)
+        self.name_id = f("name_id", Int, Int)       # the play numbers its cards' names from 1
         self.extra_attacks = f("extra_attacks", Int, Int)
         self.tyrant_wing = f("attack_restriction_tyrant_wing", Int, Bool)
         # per effect
@@ -199,4 +200,4 @@ class Statics:
 
 
 ATOM_FIELDS = ("quantity", "of", "cmp", "value", "than_quantity", "than_of")
-SELECT_FIELDS = ("side", "filter", "attribute", "monster_type", "level_min", "level_max", "other")
+SELECT_FIELDS = ("side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype")

@@ -215,10 +215,12 @@ MAX_OPERATIONS = 3
 # What an operation is on: a card subject, the Chain Link's chosen target, or every card a
 # selector picks (`all`).
 OPERATION_ON = ("self", "chosen", "attacker", "attack_target", "own_battling", "opponent_battling", "all")
-# A selector: whose cards, and which of them (monsters in the Monster Zone); `other` leaves out
-# the effect's own card ("another monster").
+# A selector: whose cards, and which of them (monsters in the Monster Zone).
 SELECT_SIDES = ("both", "yours", "opponent")
 SELECT_FILTERS = ("any", "attack_position", "defense_position", "face_up", "face_down")
+# a selector's `other`: not left out, the effect's own card left out ("another monster"), or
+# every card of its name ("except \"Machina Sniper\""); `archetype` (a name) picks only its cards
+SELECT_OTHER = (False, True, "name")
 # `damage` / `gain_lp`: whose LP, and how much (a number, or the ATK of the card it is on).
 LP_PLAYERS = ("opponent", "you", "controller_of")
 AMOUNT_OF = ("number", "atk", "original_atk")

@@ -48,15 +48,17 @@ class Cost:
 @dataclass(frozen=True)
 class Select:
     """Which monsters in the Monster Zone an `on: all` picks: whose, in which position, and of
-    which Attribute, Type and Level range (names and 0..99: any); `other`: not the effect's own
-    card ("another monster")."""
+    which Attribute, Type, Level range and archetype (names, 0..99 and None: any); `other`: not
+    the effect's own card (True: "another monster"), or no card of its name ("name": "except
+    \"Machina Sniper\"")."""
     side: str = "both"
     filter: str = "any"
     attribute: str = "none"
     monster_type: str = "none"
     level_min: int = 0
     level_max: int = 99
-    other: bool = False
+    other: bool | str = False     # False, True (not the effect's card) or "name" (no card of its name)
+    archetype: str | None = None  # an archetype's name (facts.py gives it an id)
 
 
 @dataclass(frozen=True)
@@ -351,7 +353,7 @@ def _select(r: Reader, o, w, on):
         return Select()
     sr = Reader(r.doc, r.path, r.where + ("select",))
     w = f"{w} select"
-    sr.obj(sel, {"side", "filter", "attribute", "monster_type", "level_min", "level_max", "other"}, w)
+    sr.obj(sel, {"side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype"}, w)
     attribute = sr.get(sel, "attribute", str, "none", what=w)
     if attribute.lower() not in vocab.ATTRIBUTES:
         sr.fail("attribute", f"{w}: attribute {short(attribute)}{did_you_mean(attribute.lower(), vocab.ATTRIBUTES)}; "
@@ -360,10 +362,27 @@ def _select(r: Reader, o, w, on):
                  sr.get(sel, "filter", str, "any", choices=vocab.SELECT_FILTERS, what=w), attribute.lower(),
                  sr.get(sel, "monster_type", str, "none", choices=vocab.MONSTER_TYPES, what=w),
                  sr.get(sel, "level_min", int, 0, what=w), sr.get(sel, "level_max", int, 99, what=w),
-                 sr.get(sel, "other", bool, False, what=w))
+                 _other(sr, sel, w), _archetype(sr, sel, w))
     if not 0 <= out.level_min <= out.level_max <= 99:
         sr.fail("level_min", f"{w}: a Level range is 0 <= level_min <= level_max <= 99; this one picks no monster ever")
     return out
+
+
+def _other(sr: Reader, sel, w):
+    other = sel.get("other", False)
+    if other is True or other is False or other == "name":
+        return other
+    sr.fail("other", f"{w}: 'other' is true (not the effect's own card) or \"name\" (no card of the effect "
+                     f"card's name), got {short(other)}")
+
+
+def _archetype(sr: Reader, sel, w):
+    if "archetype" not in sel:
+        return None
+    v = sel["archetype"]
+    if not isinstance(v, str) or not v.strip() or len(v) > 100:
+        sr.fail("archetype", f"{w}: an archetype is a name of 1-100 characters, got {short(v)}")
+    return v
 
 
 def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
@@ -428,7 +447,9 @@ def select_dict(sel: Select) -> dict:
     d.update({k: v for k, v in (("attribute", sel.attribute), ("monster_type", sel.monster_type)) if v != "none"})
     d.update({k: v for k, v in (("level_min", sel.level_min), ("level_max", sel.level_max)) if v != Select().__dict__[k]})
     if sel.other:
-        d["other"] = True
+        d["other"] = sel.other
+    if sel.archetype is not None:
+        d["archetype"] = sel.archetype
     return d
 
 

@@ -19,6 +19,14 @@ def watched(eff) -> bool:
     return bool(eff.atoms) and ((eff.mandatory and eff.kind in ("trigger", "flip")) or eff.apply is not None)
 
 
+def selectors(card):
+    """Every selector of a card's effects (its operations' and its continuous effects')."""
+    for e in card.effects:
+        yield from (o.select for o in e.operations)
+        if e.apply is not None:
+            yield e.apply.select
+
+
 class Universe:
     """The play's cards as solver indexes, and the facts about them."""
 
@@ -44,8 +52,11 @@ class Universe:
                                              f"a play may have at most {vocab.MAX_PLAY_EFFECTS}")
         archetypes = sorted({c.archetype for c in self.cards if c.archetype} |
                             {a.value for c in self.cards for e in c.effects for alt in e.atoms + ((e.target_filter or ()),)
-                             for a in alt if a.quantity == "archetype"})
+                             for a in alt if a.quantity == "archetype"} |
+                            {sel.archetype for c in self.cards for sel in selectors(c) if sel.archetype})
         self.archetype_id = {a: n + 1 for n, a in enumerate(archetypes)}
+        # a selector's `other: "name"` tells cards of one name from the others
+        self.name_id = {name: n + 1 for n, name in enumerate(sorted({c.name for c in self.cards}))}
         # effects whose condition atoms every state must build (model/rules/effects.watched_atoms):
         # a mandatory trigger's decide whether it is owed, a continuous effect's whether it
         # applies; each takes a watched slot, and slots come in pairs so that plays share relations
@@ -91,10 +102,11 @@ def static_facts(uni: Universe, play: Play, neffects: int, nwatched: int) -> lis
     for i, (spec, card) in enumerate(zip(uni.specs, uni.cards)):
         archetype = uni.archetype_id.get(card.archetype, 0)
         out += [Fact(fn, i, value, text)
-                for fn, value, text in wording.card_facts(spec.label, spec, card, card.calc_modifier or {}, archetype)]
+                for fn, value, text in wording.card_facts(spec.label, spec, card, card.calc_modifier or {}, archetype,
+                                                                  uni.name_id[card.name])]
         applies = [e.apply for e in card.effects if e.apply is not None]
         out += [Fact(fn, i * vocab.MAX_CONTINUOUS + k, value, text)
-                for fn, k, value, text in wording.continuous_facts(spec.label, applies)]
+                for fn, k, value, text in wording.continuous_facts(spec.label, applies, uni.archetype_id)]
         conditioned = [k for k, e in enumerate(card.effects, start=1) if e.apply is not None]
         for k in range(vocab.MAX_CONTINUOUS):   # a condition's words are its effect's (slot_facts)
             e = uni.eff_id[(i, conditioned[k])] if k < len(conditioned) else None

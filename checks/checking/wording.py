@@ -114,7 +114,7 @@ STATE_WORDS = {
 KIND_NAMES = {v: k for k, v in A.items()}
 
 
-def card_facts(n, spec, card, cm, archetype_id):
+def card_facts(n, spec, card, cm, archetype_id, name_id=0):
     """(Statics function, value, words) for one card: what it is and what its text says."""
     yes = "(card text)"
     return (
@@ -131,6 +131,7 @@ def card_facts(n, spec, card, cm, archetype_id):
          f"{n}: " + ("does not change battle damage" if card.battle_damage_modifier == "none" else
                      f"changes battle damage ({card.battle_damage_modifier.replace('_', ' ')})") + f" {yes}"),
         ("archetype", archetype_id, f"{n}: " + (f"a \"{card.archetype}\" card" if card.archetype else "of no archetype") + f" {yes}"),
+        ("name_id", name_id, f"{n}: named \"{card.name}\" {yes}"),
         ("attribute", vocab.ATTRIBUTES.index((card.attribute or "none").lower()), f"{n}: Attribute {card.attribute or 'none'} {yes}"),
         ("monster_type", vocab.MONSTER_TYPES.index(card.monster_type or "none"), f"{n}: Type {card.monster_type or 'none'} {yes}"),
         ("original_def", card.def_ or 0, f"{n}: original DEF {card.def_} {yes}"),
@@ -262,7 +263,7 @@ def slot_facts(n, eff, archetype_id):
                     ("operation_amount", k, o.amount, words),
                     ("operation_amount_of", k, vocab.AMOUNT_OF.index(o.amount_of), words),
                     ("operation_to", k, vocab.LP_PLAYERS.index(o.to), words),
-                    ("operation_then", k, o.then, words)] + select_facts("operation", k, o.select, words))
+                    ("operation_then", k, o.then, words)] + select_facts("operation", k, o.select, words, archetype_id))
     return out
 
 
@@ -274,7 +275,7 @@ SLOT_WIDTH = {**{f"cond_{f}": vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATO
               **{f"operation_{f}": vocab.MAX_OPERATIONS for f in SELECT_FIELDS}}
 
 
-def continuous_facts(n, applies):
+def continuous_facts(n, applies, archetype_id):
     """(Statics function, slot k, value, words) for a card's continuous effects, in slot order."""
     yes = "(card text)"
     out = []
@@ -291,17 +292,18 @@ def continuous_facts(n, applies):
             who = " (itself)" if a.on == "self" else f" ({select_words(a.select)})"
         words = f"{n}: while face-up on the field it {CONTINUOUS_WORDS[a.do].format(amount=a.amount)}{who} {yes}"
         out.extend([("continuous", k, vocab.CN[a.do], words), ("continuous_on", k, vocab.CONTINUOUS_ON.index(a.on), words),
-                    ("continuous_amount", k, a.amount, words)] + select_facts("continuous", k, a.select, words))
+                    ("continuous_amount", k, a.amount, words)] + select_facts("continuous", k, a.select, words, archetype_id))
     return out
 
 
-def select_facts(prefix, k, sel, words):
+def select_facts(prefix, k, sel, words, archetype_id):
     return [(f"{prefix}_side", k, vocab.SELECT_SIDES.index(sel.side), words),
             (f"{prefix}_filter", k, vocab.SELECT_FILTERS.index(sel.filter), words),
             (f"{prefix}_attribute", k, vocab.ATTRIBUTES.index(sel.attribute), words),
             (f"{prefix}_monster_type", k, vocab.MONSTER_TYPES.index(sel.monster_type), words),
             (f"{prefix}_level_min", k, sel.level_min, words), (f"{prefix}_level_max", k, sel.level_max, words),
-            (f"{prefix}_other", k, int(sel.other), words)]
+            (f"{prefix}_other", k, vocab.SELECT_OTHER.index(sel.other), words),
+            (f"{prefix}_archetype", k, archetype_id.get(sel.archetype, 0) if sel.archetype else 0, words)]
 
 
 def select_words(sel) -> str:
@@ -310,7 +312,10 @@ def select_words(sel) -> str:
                                 sel.attribute.upper() if sel.attribute != "none" else "",
                                 sel.monster_type.replace("_", " ") if sel.monster_type != "none" else "") if w)
     levels = "" if (sel.level_min, sel.level_max) == (0, 99) else f" of Level {sel.level_min}-{sel.level_max}"
-    return f"{side} {'other ' if sel.other else ''}{what + ' ' if what else ''}monsters{levels}"
+    kin = f"\"{sel.archetype}\" " if sel.archetype else ""
+    other = "other " if sel.other is True else ""
+    but = " except cards of its own name" if sel.other == "name" else ""
+    return f"{side} {other}{what + ' ' if what else ''}{kin}monsters{levels}{but}"
 
 
 def timing_fact(n, t, named):

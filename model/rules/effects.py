@@ -137,8 +137,9 @@ def card_state(ctx, card, st):
 def picks(ctx, owner, prefix, s, card, facts, source):
     """Selector slot `s` (functions `<prefix>_side` ...) of card `source`, controlled by `owner`,
     picks `card`, whose state is `facts`: a monster in the Monster Zone on that side, in that
-    position, of that Attribute, Type and Level range (0: any), and not `source` itself if the
-    selector says `other` ("another monster")."""
+    position, of that Attribute, Type, Level range and archetype (0: any), and not `source`
+    itself if the selector says `other` ("another monster"), nor any card of `source`'s name if
+    it says `other: "name"` ("except \"Machina Sniper\"")."""
     S = ctx.S
     F = S.select[prefix]
     up, dpos, in_mz, ctrl = facts
@@ -151,7 +152,11 @@ def picks(ctx, owner, prefix, s, card, facts, source):
     printed = z3.And(z3.Or(F["attribute"](s) == 0, F["attribute"](s) == S.attribute(card)),
                      z3.Or(F["monster_type"](s) == 0, F["monster_type"](s) == S.monster_type(card)),
                      S.level(card) >= F["level_min"](s), S.level(card) <= F["level_max"](s))
-    return z3.And(in_mz, side_ok, filt_ok, printed, z3.Or(F["other"](s) == 0, card != source))
+    printed = z3.And(printed, z3.Or(F["archetype"](s) == 0, F["archetype"](s) == S.archetype(card)))
+    other = F["other"](s)
+    not_source = z3.Or(other == 0, z3.And(card != source, z3.Or(other == vocab.SELECT_OTHER.index(True),
+                                                                  S.name_id(card) != S.name_id(source))))
+    return z3.And(in_mz, side_ok, filt_ok, printed, not_source)
 
 
 # --- continuous effects (GEN-18) -----------------------------------------------------------------
