@@ -316,5 +316,5 @@ def test_a_verdict_names_the_card_text_it_does_not_weigh():
     v = check_play(parse_text(head + battle.replace("claim lp B 6600", "claim lp B 1") + "activate A Don\nresolve\n", "t.play"))
     assert v.verdict == "illegal" and v.not_modelled == []
     # a continuous effect is named when its card is set up, activated or not
-    v = check_play(parse_text("ruleset: ocg\nA monster \"Machina Sniper\"\nenter battle phase\n", "t.play"))
-    assert v.not_modelled and v.not_modelled[0].startswith("Machina Sniper (effect 1): ")
+    v = check_play(parse_text("ruleset: ocg\nA monster \"Berserk Gorilla\"\nenter battle phase\n", "t.play"))
+    assert v.not_modelled and v.not_modelled[0].startswith("Berserk Gorilla (effect 1): ")
