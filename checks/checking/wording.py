@@ -114,7 +114,7 @@ STATE_WORDS = {
 KIND_NAMES = {v: k for k, v in A.items()}
 
 
-def card_facts(n, spec, card, cm, archetype_id, name_id=0):
+def card_facts(n, spec, card, cm, archetype_id, name_id):
     """(Statics function, value, words) for one card: what it is and what its text says."""
     yes = "(card text)"
     return (
@@ -303,7 +303,7 @@ def select_facts(prefix, k, sel, words, archetype_id):
             (f"{prefix}_monster_type", k, vocab.MONSTER_TYPES.index(sel.monster_type), words),
             (f"{prefix}_level_min", k, sel.level_min, words), (f"{prefix}_level_max", k, sel.level_max, words),
             (f"{prefix}_other", k, vocab.SELECT_OTHER.index(sel.other), words),
-            (f"{prefix}_archetype", k, archetype_id.get(sel.archetype, 0) if sel.archetype else 0, words)]
+            (f"{prefix}_archetype", k, archetype_id.get(sel.archetype, 0), words)]   # None: any
 
 
 def select_words(sel) -> str:

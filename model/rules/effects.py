@@ -151,8 +151,8 @@ def picks(ctx, owner, prefix, s, card, facts, source):
     filt_ok = z3.Or([z3.And(filt == vocab.SELECT_FILTERS.index(n), t) for n, t in filters.items()])
     printed = z3.And(z3.Or(F["attribute"](s) == 0, F["attribute"](s) == S.attribute(card)),
                      z3.Or(F["monster_type"](s) == 0, F["monster_type"](s) == S.monster_type(card)),
-                     S.level(card) >= F["level_min"](s), S.level(card) <= F["level_max"](s))
-    printed = z3.And(printed, z3.Or(F["archetype"](s) == 0, F["archetype"](s) == S.archetype(card)))
+                     S.level(card) >= F["level_min"](s), S.level(card) <= F["level_max"](s),
+                     z3.Or(F["archetype"](s) == 0, F["archetype"](s) == S.archetype(card)))
     other = F["other"](s)
     not_source = z3.Or(other == 0, z3.And(card != source, z3.Or(other == vocab.SELECT_OTHER.index(True),
                                                                   S.name_id(card) != S.name_id(source))))
