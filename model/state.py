@@ -194,6 +194,8 @@ class Statics:
         self.cont_on = f("continuous_on", Int, Int)
         self.cont_amount = f("continuous_amount", Int, Int)
         self.cont_watch = f("continuous_watch", Int, Int)   # 1 + its watched slot; 0: no condition
+        self.cont_position = f("continuous_position", Int, Int)   # position_lock: vocab.POSITIONS index
+        self.cont_fixed = f("continuous_fixed", Int, Int)         # position_lock: 1 "cannot be changed"
         # which monsters an operation's or a continuous effect's `select` picks, per slot
         self.select = {prefix: {name: f(f"{prefix}_{name}", Int, Int) for name in SELECT_FIELDS}
                        for prefix in ("operation", "continuous")}

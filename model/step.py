@@ -103,22 +103,78 @@ class StepRelation:
     def _transition(self, updates):
         ctx = self.ctx
         by_var: dict[tuple, list] = {}
+        settling: dict[tuple, list] = {}
         for rid, u in updates:
-            by_var.setdefault((u.var, u.index), []).append((rid, u))
-        eqs = []
+            (settling if u.settles else by_var).setdefault((u.var, u.index), []).append((rid, u))
+        posts = {v.get_id() for _, v in ctx.post.fields()}
+        reads_post = _PostReader(posts)
+        eqs, terms, settled_from = [], {}, {}
         self.causes = {}   # post-state variable name -> [(rule ID, when)], first match wins
         for name, post_var in ctx.post.fields():
             base, index = _split(name)
             pre_var = _get(ctx.pre, base, index)
-            term = pre_var
+            term = from_ = pre_var
             self.causes[name] = [(rid, u.when) for rid, u in by_var.get((base, index), [])]
             for rid, u in reversed(by_var.get((base, index), [])):
-                value = u.value
-                if not isinstance(value, z3.ExprRef):
-                    value = z3.BoolVal(value) if post_var.sort() == z3.BoolSort() else z3.IntVal(value)
+                value = _value(u.value, post_var)
                 term = z3.If(z3.And(self.lits[rid], u.when), value, term)
+                # the settling updates read the state the others produce, but not the updates that
+                # read the state after themselves (damage calculation's results, which read the
+                # settled positions: reading them would make a cycle); a monster that calculation
+                # destroys keeps its place there, and its position then matters to nothing
+                if not (reads_post(u.when) or reads_post(value)):
+                    from_ = z3.If(z3.And(self.lits[rid], u.when), value, from_)
+            terms[name], settled_from[name] = term, from_
+        if settling:
+            base = State("settle_", ctx.ncards, ctx.neffects)
+            for attr, value in vars(base).items():
+                if isinstance(value, list):
+                    setattr(base, attr, [settled_from[f"{attr}[{k}]"] for k in range(len(value))])
+                elif attr != "prefix":
+                    setattr(base, attr, settled_from[attr])
+        for name, post_var in ctx.post.fields():
+            term = terms[name]
+            mine = settling.get(_split(name), [])
+            whens = [(rid, u.when(base), _value(u.value, post_var)) for rid, u in mine]
+            self.causes[name] = [(rid, w) for rid, w, _ in whens] + self.causes[name]
+            for rid, when, value in reversed(whens):
+                term = z3.If(z3.And(self.lits[rid], when), value, term)
             eqs.append(post_var == term)
         return eqs
+
+
+class _PostReader:
+    """Whether a term reads a variable of the state after (ids in `posts`), memoised across the
+    terms of one relation (the update terms share most of their subterms)."""
+
+    def __init__(self, posts: set):
+        self.posts, self.memo = posts, {}
+
+    def __call__(self, term) -> bool:
+        todo = [term]
+        while todo:
+            t = todo[-1]
+            k = t.get_id()
+            if k in self.memo:
+                todo.pop()
+                continue
+            if k in self.posts:
+                self.memo[k] = True
+                todo.pop()
+                continue
+            kids = [c for c in t.children() if c.get_id() not in self.memo]
+            if kids:
+                todo.extend(kids)
+                continue
+            self.memo[k] = any(self.memo[c.get_id()] for c in t.children())
+            todo.pop()
+        return self.memo[term.get_id()]
+
+
+def _value(value, post_var):
+    if not isinstance(value, z3.ExprRef):
+        return z3.BoolVal(value) if post_var.sort() == z3.BoolSort() else z3.IntVal(value)
+    return value
 
 
 def explained_part(solver: z3.Solver, post_vars: list) -> list:

@@ -250,10 +250,15 @@ CONTINUOUS = (
                              # declaration or a replay's new target: BP-6; not an attack already on them)
     "attacks_face_down_only",  # the selected monsters can attack only face-down (Defense Position)
                                # monsters: no face-up monster, and not directly (BP-6)
+    "position_lock",         # the selected monsters are changed to `position` after every step (an
+                             # Attack Position one face-up), and with `fixed` their battle positions
+                             # cannot be changed by an effect (GEN-18's settling part)
 )
 CN = {name: i for i, name in enumerate(CONTINUOUS)}
 MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots for
 CONTINUOUS_ON = ("self", "all")
+POSITIONS = ("attack", "defense")   # the battle position a position_lock imposes
+LOCK_FILTERS = ("any", "face_up")   # a position_lock's selector: its own position is not a criterion
 LOCKS = ("lock_traps", "lock_spells", "lock_spells_traps")
 LOCK_PLAYERS = ("both", "opponent")   # whose activations a lock refuses (stored as its select side)
 GAME_CONTINUOUS = LOCKS + ("negate_monster_effects", "no_battle_damage")   # about the game or a player: no `on`

@@ -69,6 +69,10 @@ GOOD = [
                                    "select": {"archetype": "Machina", "other": "name", "filter": "face_up"}}),
     dict(kind="continuous", apply={"do": "cannot_be_attacked", "on": "all", "select": {"other": True}}),
     dict(kind="continuous", apply={"do": "lock_traps"}),
+    dict(kind="continuous", apply={"do": "position_lock", "on": "all", "position": "defense",   # Area B
+                                   "select": {"filter": "face_up", "level_min": 4}}),
+    dict(kind="continuous", apply={"do": "position_lock", "on": "all", "position": "attack", "fixed": True,
+                                   "select": {"filter": "any"}}),   # Gaap
     dict(kind="continuous", condition={"quantity": "attacking", "of": "self"},
          apply={"do": "lock_spells_traps", "player": "opponent"}),
     dict(kind="trigger", condition="battle_damage_dealt", not_modelled="draw 1 card from the Deck"),
@@ -110,6 +114,13 @@ BAD = [
     (dict(operations=[{"do": "draw", "amount": 6}]), "moves 1 to 5 cards"),
     (dict(operations=[{"do": "mill", "amount": 1, "to": "controller_of"}]), "from the Deck of 'you' or 'opponent'"),
     (dict(operations=[{"do": "draw", "amount": 1, "on": "chosen"}]), "it takes no 'on'"),
+    (dict(kind="continuous", apply={"do": "position_lock", "on": "all", "select": {}}), "missing required key 'position'"),
+    (dict(kind="continuous", apply={"do": "position_lock", "position": "attak"}), "did you mean 'attack'"),
+    (dict(kind="continuous", apply={"do": "cannot_attack", "position": "attack"}), "'position' goes with position_lock"),
+    (dict(kind="continuous", apply={"do": "cannot_attack", "fixed": True}), "'fixed' goes with position_lock"),
+    (dict(kind="continuous", apply={"do": "position_lock", "position": "attack", "fixed": 1}), "'fixed' must be bool"),
+    (dict(kind="continuous", apply={"do": "position_lock", "on": "all", "position": "defense",
+                                    "select": {"filter": "attack_position"}}), "a position_lock picks by face"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
@@ -230,6 +241,7 @@ NOT_YET_IN_FIXTURES = {
     # Superheavy Samurai Soulbreaker Armor's "whose current DEF is lower than its original DEF",
     # is an Ignition Effect from the GY)
     ("quantity", "original_def"),
+    ("continuous", "position_lock"),   # its cards and fixture pairs come in the next commit
 }
 
 

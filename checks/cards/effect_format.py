@@ -78,6 +78,8 @@ class Continuous:
     on: str = "self"
     amount: int = 0
     select: Select = Select()
+    position: str = ""     # position_lock: the battle position it imposes (vocab.POSITIONS)
+    fixed: bool = False    # position_lock: "their battle positions cannot be changed"
 
 
 # --- what each operation takes ------------------------------------------------------------------
@@ -394,7 +396,7 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
         r.fail("apply", f"{what}: 'apply' is what a continuous effect does while its card is face-up; "
                         f"kind is {kind!r}: use 'operations'")
     w = f"{what} apply"
-    ar.obj(a, {"do", "on", "amount", "select", "player"}, w)
+    ar.obj(a, {"do", "on", "amount", "select", "player", "position", "fixed"}, w)
     do = ar.get(a, "do", str, REQUIRED, choices=vocab.CONTINUOUS[1:], what=w)
     on = ar.get(a, "on", str, "self", choices=vocab.CONTINUOUS_ON, what=w)
     amount = ar.get(a, "amount", int, None, what=w)
@@ -407,7 +409,18 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
         ar.fail("player", f"{w}: 'player' (whose activations it refuses) goes with {', '.join(vocab.LOCKS)} and only with them")
     # a lock's select side is the player it refuses (model/rules/continuous.py, GEN-19)
     select = Select(side=player) if do in vocab.LOCKS else _select(ar, a, w, on)
-    return Continuous(do, on, amount or 0, select)
+    lock = do == "position_lock"
+    for key in ("position", "fixed"):
+        if key in a and not lock:
+            ar.fail(key, f"{w}: {key!r} goes with position_lock and only with it")
+    position = ar.get(a, "position", str, REQUIRED if lock else "", choices=vocab.POSITIONS if lock else None, what=w)
+    fixed = ar.get(a, "fixed", bool, False, what=w)
+    if lock and select.filter not in vocab.LOCK_FILTERS:
+        # the lock sets the position: a selector by position would pick by what it changes
+        Reader(ar.doc, ar.path, ar.where + ("select",)).fail(
+            "filter", f"{w}: a position_lock picks by face ({' or '.join(vocab.LOCK_FILTERS)}), "
+                      f"not by the position it changes; got {select.filter!r}")
+    return Continuous(do, on, amount or 0, select, position, fixed)
 
 
 def changes_atk_def_directly(ops, apply) -> bool:
@@ -486,7 +499,9 @@ def effect_dict(e) -> dict:
         d["apply"] = {"do": a.do, **({"on": a.on} if a.on != "self" else {}),
                       **({"amount": a.amount} if a.do in AMOUNT_CONTINUOUS else {}),
                       **({"select": select_dict(a.select)} if a.on == "all" else {}),
-                      **({"player": a.select.side} if a.do in vocab.LOCKS and a.select.side != "both" else {})}
+                      **({"player": a.select.side} if a.do in vocab.LOCKS and a.select.side != "both" else {}),
+                      **({"position": a.position} if a.do == "position_lock" else {}),
+                      **({"fixed": True} if a.fixed else {})}
     if e.text:
         d["text"] = e.text
     if e.note:

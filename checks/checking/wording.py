@@ -94,6 +94,7 @@ CONTINUOUS_WORDS = {
     "piercing": "gives piercing battle damage",
     "cannot_be_attacked": "keeps from being chosen as an attack target",
     "attacks_face_down_only": "lets attack only face-down Defense Position monsters",
+    "position_lock": "changes to {position} Position{fixed}",
 }
 
 # a state variable's name in words (model/state.py); per-card ones follow the card's label
@@ -290,9 +291,15 @@ def continuous_facts(n, applies, archetype_id):
             who = ""
         else:
             who = " (itself)" if a.on == "self" else f" ({select_words(a.select)})"
-        words = f"{n}: while face-up on the field it {CONTINUOUS_WORDS[a.do].format(amount=a.amount)}{who} {yes}"
+        position = {"attack": "face-up Attack", "defense": "Defense"}.get(a.position, "")
+        fixed = " and fixes their battle positions" if a.fixed else ""
+        said = CONTINUOUS_WORDS[a.do].format(amount=a.amount, position=position, fixed=fixed)
+        words = f"{n}: while face-up on the field it {said}{who} {yes}"
         out.extend([("continuous", k, vocab.CN[a.do], words), ("continuous_on", k, vocab.CONTINUOUS_ON.index(a.on), words),
-                    ("continuous_amount", k, a.amount, words)] + select_facts("continuous", k, a.select, words, archetype_id))
+                    ("continuous_amount", k, a.amount, words),
+                    ("continuous_position", k, vocab.POSITIONS.index(a.position) if a.position else 0, words),
+                    ("continuous_fixed", k, int(a.fixed), words)]
+                   + select_facts("continuous", k, a.select, words, archetype_id))
     return out
 
 

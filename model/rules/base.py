@@ -35,6 +35,9 @@ class Update:
     index: int | None  # list index for per-card / per-effect / per-link variables
     when: z3.BoolRef
     value: z3.ExprRef
+    # a settling update (GEN-18's position locks): `when` is a function of the state the step's
+    # other updates produce (a State of their terms, prefix "settle_"), and it wins over them all
+    settles: bool = False
 
 
 @dataclass

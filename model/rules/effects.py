@@ -245,3 +245,30 @@ def stat_bonus(ctx, kind, card, st):
     parts = [z3.If(z3.And(t, continuous_on(ctx, j, s, card, facts)), ctx.S.cont_amount(s), 0)
              for j, s, t in applying(ctx, kind, st)]
     return z3.Sum(parts) if parts else z3.IntVal(0)
+
+
+def activation_pending(ctx, j, st):
+    """Card j's activation is on the Chain in `st`, not yet resolved: a Continuous Spell/Trap's
+    effect applies once it resolves ("Final Attack Orders" changes the monsters' positions then)."""
+    S = ctx.S
+    return z3.Or([z3.And(st.chain_len > k, S.inst(st.link_eff[k]) == j, ctx.ekind_is(st.link_eff[k], "activation"))
+                  for k in range(vocab.MAX_CHAIN)])
+
+
+def position_locks(ctx, card, st):
+    """(to Attack Position, to Defense Position, cannot be changed): the position_lock effects
+    that apply to `card` in `st` ("Change all face-up Level 4 or higher monsters to Defense
+    Position"; "... and their battle positions cannot be changed")."""
+    return once(ctx, ("position_locks", card, st.prefix), lambda: _position_locks(ctx, card, st))
+
+
+def _position_locks(ctx, card, st):
+    S = ctx.S
+    facts = card_state(ctx, card, st)
+    out = ([], [], [])
+    for j, s, t in applying(ctx, "position_lock", st):
+        on = z3.And(t, z3.Not(activation_pending(ctx, j, st)), continuous_on(ctx, j, s, card, facts))
+        out[0].append(z3.And(on, S.cont_position(s) == vocab.POSITIONS.index("attack")))
+        out[1].append(z3.And(on, S.cont_position(s) == vocab.POSITIONS.index("defense")))
+        out[2].append(z3.And(on, S.cont_fixed(s) == 1))
+    return tuple(z3.Or(ts) if ts else z3.BoolVal(False) for ts in out)

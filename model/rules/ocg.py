@@ -56,7 +56,9 @@ table_rule("D2-2", "The flipped monster's Continuous Effects apply at once, and 
 @part("D2-2", shape="permission")
 def d2_2(ctx):
     # the other half (Continuous Effects apply to it) needs no term: GEN-18 applies them to
-    # every face-up monster, the flipped one included
+    # every face-up monster, the flipped one included; its position locks ("Final Attack Orders")
+    # are applied to the state each step produces, so the target flipped by the step that enters
+    # this part is in the lock's position before damage calculation
     return {"flipped_continuous_apply": z3.BoolVal(True)}
 
 

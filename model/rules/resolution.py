@@ -16,6 +16,7 @@ from .effects import (
     continuous_applies,
     monster_effects_negated,
     picks,
+    position_locks,
     slot,
     target_fits,
 )
@@ -220,10 +221,12 @@ def resolve_effects(ctx):
             do("special_summon", "loc", z3.IntVal(MZ))
             do("special_summon", "faceup", z3.BoolVal(True))
             do("special_summon", "ssum", z3.BoolVal(True))
-            do("change_position", "defpos", z3.Not(pre.defpos[i]), z3.And(on_i, pre.loc[i] == MZ))
-            do("change_position", "faceup", z3.BoolVal(True), z3.And(on_i, pre.loc[i] == MZ))
-            do("set_face_down", "defpos", z3.BoolVal(True))
-            do("set_face_down", "faceup", z3.BoolVal(False))
+            # "their battle positions cannot be changed" (a fixed position_lock): these do nothing
+            movable = z3.And(on_i, z3.Not(position_locks(ctx, i, pre)[2]))
+            do("change_position", "defpos", z3.Not(pre.defpos[i]), z3.And(movable, pre.loc[i] == MZ))
+            do("change_position", "faceup", z3.BoolVal(True), z3.And(movable, pre.loc[i] == MZ))
+            do("set_face_down", "defpos", z3.BoolVal(True), movable)
+            do("set_face_down", "faceup", z3.BoolVal(False), movable)
             do("indestructible_by_battle", "ind_battle", z3.BoolVal(True))
             do("indestructible_by_effect", "ind_effect", z3.BoolVal(True))
     # draw / mill: cards leave the top of a Deck (a drawn card is hidden in the hand, a milled one face-up)
