@@ -241,7 +241,6 @@ NOT_YET_IN_FIXTURES = {
     # Superheavy Samurai Soulbreaker Armor's "whose current DEF is lower than its original DEF",
     # is an Ignition Effect from the GY)
     ("quantity", "original_def"),
-    ("continuous", "position_lock"),   # its cards and fixture pairs come in the next commit
 }
 
 
