@@ -170,7 +170,7 @@ SJ = {name: i for i, name in enumerate(SUBJECTS)}
 CARD_QUANTITIES = (
     "location", "face_up", "defense_position", "atk", "def", "level", "attribute", "monster_type",
     "archetype", "card_type", "original_atk", "original_def", "yours", "battling", "attacking",
-    "attacked", "special_summoned",
+    "attacked", "special_summoned", "card_kind",
 )
 PLAYER_QUANTITIES = ("lp", "monsters", "cards", "hand", "battle_damage", "turn")
 GAME_QUANTITIES = ("direct_attack", "chain_length", "damage_step")

@@ -59,6 +59,7 @@ CASES = [
     ("monster_type", "attack_target", "dragon", "spellcaster"),
     ("archetype", "self", "Probe Series", "Six Samurai"),
     ("card_type", "self", "trap", "spell"),
+    ("card_kind", "attacker", "monster:normal", "monster:synchro"),
     ("original_atk", "attack_target", 3000, 2500),
     ("original_def", "attacker", 2100, 2500),
     ("yours", "attacker", False, True),

@@ -71,6 +71,8 @@ GOOD = [
     dict(operations=[{"do": "destroy", "on": "all",   # Evil HERO Wild Cyclone
                       "select": {"cards": "spells_traps", "side": "opponent", "filter": "face_down"}}]),
     dict(operations=[{"do": "destroy", "on": "all", "select": {"special_summoned": True}}]),   # Fossil Dyna
+    dict(target={"filter": {"all": [{"quantity": "card_kind", "of": "target", "value": "monster:synchro"},   # Follow Wing
+                                    {"quantity": "yours", "of": "target"}]}}),
     dict(kind="continuous", apply={"do": "lock_traps"}),
     dict(kind="continuous", condition={"quantity": "attacking", "of": "self"},
          apply={"do": "lock_spells_traps", "player": "opponent"}),
@@ -140,6 +142,8 @@ SEMANTIC = [
      "a continuous effect applies while its condition's atoms hold"),
     (dict(timings=["during_calc"], text="Before damage calculation: destroy it."), "the effect's text does not name it"),
     (dict(target={"filter": {"quantity": "face_up", "of": "attacker"}}), "a target's filter is about the target"),
+    (dict(target={"filter": {"quantity": "card_kind", "of": "target", "value": "synchro"}}),
+     "did you mean 'monster:synchro'"),
     (dict(operations=[{"do": "destroy", "then": True}]), "the first operation has no operation before it"),
 ]
 

@@ -17,7 +17,7 @@ from .reader import REQUIRED, Reader, did_you_mean, short
 TRUTH = ("face_up", "defense_position", "yours", "battling", "attacking", "attacked", "special_summoned",
          "turn", "direct_attack", "damage_step")
 NAMED = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
-         "card_type": vocab.CARD_TYPES}
+         "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 NUMERIC = ("atk", "def", "level", "original_atk", "original_def", "lp", "monsters", "cards", "hand",
            "battle_damage", "chain_length")
 # the range of each quantity, for refusing a condition no card or state can ever meet

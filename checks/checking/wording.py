@@ -182,7 +182,7 @@ TRUTH_WORDS = {"face_up": "face-up", "defense_position": "in Defense Position", 
                "special_summoned": "Special Summoned", "turn": "the turn player",
                "direct_attack": "a direct attack", "damage_step": "the Damage Step"}
 NAMED_VALUES = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
-                "card_type": vocab.CARD_TYPES}
+                "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 
 
 def atom_words(a) -> str:
@@ -197,6 +197,8 @@ def atom_words(a) -> str:
         return f"{who} {'is' if yes else 'is not'} {TRUTH_WORDS[a.quantity]}"
     lhs = f"{who}'s {a.quantity.replace('_', ' ').replace('atk', 'ATK').replace('def', 'DEF')}"
     rhs = NAMED_VALUES[a.quantity][a.value].replace("_", " ") if a.quantity in NAMED_VALUES else a.value
+    if a.quantity == "card_kind":   # "monster:synchro" -> "synchro monster", as card_facts says it
+        rhs = " ".join(reversed(rhs.split(":")))
     if a.than is not None:
         q2, of2 = a.than
         rhs = f"{WHO[of2]}'s {q2.replace('_', ' ').replace('atk', 'ATK').replace('def', 'DEF')}" + \

@@ -68,6 +68,7 @@ def quantity(ctx, eff, q, of, st, target):
         "attacked": b(z3.And(st.attacking, c != NONE, c == st.target)),
         # a card that leaves the field is a new card: the flag is about the monster still there
         "special_summoned": b(z3.And(sel(st.ssum, c, z3.BoolVal(False)), sel(st.loc, c, z3.IntVal(0)) == MZ)),
+        "card_kind": S.ckind(c),   # a vocab.CARD_KINDS index ("monster:synchro")
         "lp": sel(st.lp, p), "battle_damage": sel(st.bd, p), "turn": b(S.tp == p),
         "direct_attack": b(z3.And(st.attacking, st.target == NONE)), "chain_length": st.chain_len,
         # "during the Damage Step only": such effects apply there by D1-2 / T1
