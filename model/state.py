@@ -80,7 +80,9 @@ class State:
         self.hit_monster = [B(f"c{i}_hit_monster") for i in range(ncards)]  # attacked a monster this turn
         self.flipped = [B(f"c{i}_flipped") for i in range(ncards)]    # flipped face-up by the attack
         self.no_attack = [B(f"c{i}_no_attack") for i in range(ncards)]  # "cannot attack" applies
-        self.ssum = [B(f"c{i}_ssum") for i in range(ncards)]          # Special Summoned this turn
+        # Special Summoned (by a resolving effect, or before the play as its set-up says: in any
+        # turn); read only while the card is in the Monster Zone, as leaving the field makes it a new card
+        self.ssum = [B(f"c{i}_ssum") for i in range(ncards)]
         self.ind_battle = [B(f"c{i}_ind_battle") for i in range(ncards)]  # cannot be destroyed by battle (an operation's, this turn)
         self.ind_effect = [B(f"c{i}_ind_effect") for i in range(ncards)]  # cannot be destroyed by card effects (this turn)
         self.bdc = [I("bdc_A"), I("bdc_B")]  # an operation's change to the battle damage each player takes in this battle
@@ -202,4 +204,5 @@ class Statics:
 
 
 ATOM_FIELDS = ("quantity", "of", "cmp", "value", "than_quantity", "than_of")
-SELECT_FIELDS = ("side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype")
+SELECT_FIELDS = ("side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype",
+                 "cards", "special_summoned")

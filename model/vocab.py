@@ -170,7 +170,7 @@ SJ = {name: i for i, name in enumerate(SUBJECTS)}
 CARD_QUANTITIES = (
     "location", "face_up", "defense_position", "atk", "def", "level", "attribute", "monster_type",
     "archetype", "card_type", "original_atk", "original_def", "yours", "battling", "attacking",
-    "attacked", "special_summoned",
+    "attacked", "special_summoned", "card_kind",
 )
 PLAYER_QUANTITIES = ("lp", "monsters", "cards", "hand", "battle_damage", "turn")
 GAME_QUANTITIES = ("direct_attack", "chain_length", "damage_step")
@@ -215,12 +215,16 @@ MAX_OPERATIONS = 3
 # What an operation is on: a card subject, the Chain Link's chosen target, or every card a
 # selector picks (`all`).
 OPERATION_ON = ("self", "chosen", "attacker", "attack_target", "own_battling", "opponent_battling", "all")
-# A selector: whose cards, and which of them (monsters in the Monster Zone).
+# A selector: which cards (`cards`: monsters in the Monster Zone, or Spell and Trap Cards in the
+# Spell & Trap Zone and the Field Zone), whose, and which of them.
+SELECT_CARDS = ("monsters", "spells_traps")
 SELECT_SIDES = ("both", "yours", "opponent")
 SELECT_FILTERS = ("any", "attack_position", "defense_position", "face_up", "face_down")
 # a selector's `other`: not left out, the effect's own card left out ("another monster"), or
 # every card of its name ("except \"Machina Sniper\""); `archetype` (a name) picks only its cards
 SELECT_OTHER = (False, True, "name")
+# filters that read a monster's battle position: a Spell/Trap selector has none
+POSITION_FILTERS = ("attack_position", "defense_position")
 # `damage` / `gain_lp`: whose LP, and how much (a number, or the ATK of the card it is on).
 LP_PLAYERS = ("opponent", "you", "controller_of")
 AMOUNT_OF = ("number", "atk", "original_atk")

@@ -59,6 +59,7 @@ CASES = [
     ("monster_type", "attack_target", "dragon", "spellcaster"),
     ("archetype", "self", "Probe Series", "Six Samurai"),
     ("card_type", "self", "trap", "spell"),
+    ("card_kind", "attacker", "monster:normal", "monster:synchro"),
     ("original_atk", "attack_target", 3000, 2500),
     ("original_def", "attacker", 2100, 2500),
     ("yours", "attacker", False, True),
@@ -123,7 +124,7 @@ def test_both_rule_sets_read_atoms_alike(ruleset):
 
 def test_special_summoned_is_about_the_monster_still_on_the_field():
     # Mystic Tomato, Special Summoned by Call of the Haunted, is destroyed by battle: in the
-    # Graveyard it is a new card, not "a monster Special Summoned this turn"
+    # Graveyard it is a new card, not "a Special Summoned monster"
     probe_card = json.dumps({"name": "Probe", "type": "trap", "subtype": "normal", "source": "a test card",
                              "effects": [{"kind": "activation", "target": {"filter": atom("special_summoned", "target", True)}}]})
     play = (f"source: test\nruleset: ocg\nturn: 2\nturn-player: A\ncard: {probe_card}\n"
@@ -137,3 +138,11 @@ def test_special_summoned_is_about_the_monster_still_on_the_field():
     # while it is on the field it is one: the same target is accepted right after the summon
     early = play.replace("{probe}", "pass A\nactivate B P target T\n").split("attack DM")[0]
     assert check_play(parse_text(early, "ss.play")).verdict == "legal"
+    # a monster the set-up says was Special Summoned (this turn or an earlier one) is one; without
+    # the option it was not (docs/format.md)
+    setup = (f"source: test\nruleset: ocg\nturn: 2\nturn-player: A\ncard: {probe_card}\n"
+             'A monster "Dark Magician" as DM{ss}\nB set "Probe" as P\n'
+             "enter battle phase\nnext battle_step\npass A\nactivate B P target DM\n")
+    assert check_play(parse_text(setup.replace("{ss}", " special-summoned"), "ss.play")).verdict == "legal"
+    v = check_play(parse_text(setup.replace("{ss}", ""), "ss.play"))
+    assert v.verdict == "illegal" and {r["rule"] for r in v.violations} == {"GEN-17"}

@@ -68,6 +68,11 @@ GOOD = [
     dict(kind="continuous", apply={"do": "cannot_be_attacked", "on": "all",   # Machina Sniper
                                    "select": {"archetype": "Machina", "other": "name", "filter": "face_up"}}),
     dict(kind="continuous", apply={"do": "cannot_be_attacked", "on": "all", "select": {"other": True}}),
+    dict(operations=[{"do": "destroy", "on": "all",   # Evil HERO Wild Cyclone
+                      "select": {"cards": "spells_traps", "side": "opponent", "filter": "face_down"}}]),
+    dict(operations=[{"do": "destroy", "on": "all", "select": {"special_summoned": True}}]),   # Fossil Dyna
+    dict(target={"filter": {"all": [{"quantity": "card_kind", "of": "target", "value": "monster:synchro"},   # Follow Wing
+                                    {"quantity": "yours", "of": "target"}]}}),
     dict(kind="continuous", apply={"do": "lock_traps"}),
     dict(kind="continuous", apply={"do": "position_lock", "on": "all", "position": "defense",   # Area B
                                    "select": {"filter": "face_up", "level_min": 4}}),
@@ -96,6 +101,17 @@ BAD = [
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"archetype": 3}}]), "an archetype is a name of 1-100"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"archetype": " "}}]), "an archetype is a name of 1-100"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"other": "names"}}]), "'other' is true (not the"),
+    (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "spell_traps"}}]), "did you mean 'spells_traps'"),
+    (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "spells_traps", "level_max": 4}}]),
+     "'level_max' is about monsters"),
+    (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "spells_traps", "special_summoned": True}}]),
+     "'special_summoned' is about monsters"),
+    (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "spells_traps", "filter": "defense_position"}}]),
+     "has no battle position"),
+    (dict(kind="continuous", apply={"do": "indestructible_by_effect", "on": "all", "select": {"cards": "spells_traps"}}),
+     "a continuous effect applies to monsters"),
+    (dict(operations=[{"do": "destroy", "on": "all", "select": {"special_summoned": False}}]),
+     "'special_summoned' is true (only monsters"),
     (dict(operations=[{"do": "destroy", "amount": 3}]), "takes no 'amount'"),
     (dict(operations=[{"do": "destory"}]), "did you mean 'destroy'"),
     (dict(operations=[{"do": "x"}] * 4), "at most 3 operations"),
@@ -137,6 +153,8 @@ SEMANTIC = [
      "a continuous effect applies while its condition's atoms hold"),
     (dict(timings=["during_calc"], text="Before damage calculation: destroy it."), "the effect's text does not name it"),
     (dict(target={"filter": {"quantity": "face_up", "of": "attacker"}}), "a target's filter is about the target"),
+    (dict(target={"filter": {"quantity": "card_kind", "of": "target", "value": "synchro"}}),
+     "did you mean 'monster:synchro'"),
     (dict(operations=[{"do": "destroy", "then": True}]), "the first operation has no operation before it"),
 ]
 
@@ -226,9 +244,20 @@ def kinds_used(card):
         out |= {("cost", c.do) for c in e.costs} | {("operation", o.do) for o in e.operations}
         if e.apply is not None:
             out.add(("continuous", e.apply.do))
+        out |= select_kinds([o.select for o in e.operations if o.on == "all"] +
+                            ([e.apply.select] if e.apply is not None and e.apply.on == "all" else []))
         if e.once != "none":
             out.add(("once", e.once))
     return out
+
+
+def select_kinds(selects):
+    """The selector values a card's selectors use beyond picking every monster ("cards", "special_summoned")."""
+    return ({("select", f"cards:{s.cards}") for s in selects if s.cards != "monsters"} |
+            {("select", "special_summoned") for s in selects if s.special_summoned})
+
+
+SELECT_KINDS = {("select", f"cards:{c}") for c in vocab.SELECT_CARDS[1:]} | {("select", "special_summoned")}
 
 
 # Kinds no fixture turns on yet (docs/cards-format.md says what each does); the test fails when
@@ -258,7 +287,7 @@ def test_every_effect_kind_has_a_legal_and_an_illegal_fixture():
                 seen[play.expect] |= kinds_used(cards[spec.name])
     every = ({("quantity", q) for q in vocab.QUANTITIES[1:]} | {("cost", c) for c in vocab.COSTS[1:]} |
              {("operation", o) for o in vocab.OPERATIONS[1:]} | {("continuous", c) for c in vocab.CONTINUOUS[1:]} |
-             {("once", o) for o in vocab.ONCE[1:]})
+             {("once", o) for o in vocab.ONCE[1:]} | SELECT_KINDS)
     missing = {k for k in every if not (k in seen["legal"] and k in seen["illegal"])}
     assert sorted(missing - NOT_YET_IN_FIXTURES) == []
     assert sorted(NOT_YET_IN_FIXTURES - missing) == [], "covered now: remove from NOT_YET_IN_FIXTURES"

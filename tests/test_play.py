@@ -83,7 +83,7 @@ card: {"name": "Test Wall", "type": "monster", "atk": 0, "def": 3000}
 B monster "Big Shield Gardna" as Gardna defense def 2600
 B monster "Test Wall" face-down defense
 A monster "Kuriboh" as K1 atk 300
-A monster "Kuriboh" as "Second Kuriboh"
+A monster "Kuriboh" as "Second Kuriboh" special-summoned
 A monster "Harpie Lady" equip "Cyber Shield" equip "Rising Energy" attack
 A spell "Cyber Shield"
 A field "Yami"
@@ -365,7 +365,15 @@ def err_text(source: str) -> P.PlayError:
      "'defense' conflicts with an earlier option on this line; expected each option at most once"),
     ('A monster "X" shiny\nenter bp\n', 1,
      "unexpected 'shiny' in set-up line; expected one of: as, attack, defense, face-up, face-down, "
-     "atk, def, equip"),
+     "atk, def, equip, special-summoned"),
+    ('A monster "X" special-sumoned\nenter bp\n', 1,
+     "unexpected 'special-sumoned' in set-up line (did you mean 'special-summoned'?); expected one of: as, attack, "
+     "defense, face-up, face-down, atk, def, equip, special-summoned"),
+    ('A hand "X" special-summoned\nenter bp\n', 1,
+     "special-summoned says how a monster on the field came there; this card is in hand, not the monster zone "
+     "(a card that leaves the field is a new card)"),
+    ('A monster "X" special-summoned special-summoned\nenter bp\n', 1,
+     "'special-summoned' conflicts with an earlier option on this line; expected each option at most once"),
     ("A monster Kuriboh\nenter bp\n", 1, "expected a card name in double quotes, got 'Kuriboh'"),
     ('A monster "Kuriboh\nenter bp\n', 1,
      "unterminated quoted string starting at column 11; expected a closing '\"'"),

@@ -17,7 +17,7 @@ from .reader import REQUIRED, Reader, did_you_mean, short
 TRUTH = ("face_up", "defense_position", "yours", "battling", "attacking", "attacked", "special_summoned",
          "turn", "direct_attack", "damage_step")
 NAMED = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
-         "card_type": vocab.CARD_TYPES}
+         "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 NUMERIC = ("atk", "def", "level", "original_atk", "original_def", "lp", "monsters", "cards", "hand",
            "battle_damage", "chain_length")
 # the range of each quantity, for refusing a condition no card or state can ever meet
@@ -47,10 +47,11 @@ class Cost:
 
 @dataclass(frozen=True)
 class Select:
-    """Which monsters in the Monster Zone an `on: all` picks: whose, in which position, and of
-    which Attribute, Type, Level range and archetype (names, 0..99 and None: any); `other`: not
-    the effect's own card (True: "another monster"), or no card of its name ("name": "except
-    \"Machina Sniper\"")."""
+    """Which cards an `on: all` picks: monsters in the Monster Zone, or (`cards`: "spells_traps")
+    Spell and Trap Cards in the Spell & Trap Zone and Field Zone; whose, in which position, and of
+    which Attribute, Type, Level range and archetype (names, 0..99 and None: any); only Special
+    Summoned ones (`special_summoned`); `other`: not the effect's own card (True: "another
+    monster"), or no card of its name ("name": "except \"Machina Sniper\"")."""
     side: str = "both"
     filter: str = "any"
     attribute: str = "none"
@@ -59,6 +60,8 @@ class Select:
     level_max: int = 99
     other: bool | str = False     # False, True (not the effect's card) or "name" (no card of its name)
     archetype: str | None = None  # an archetype's name (facts.py gives it an id)
+    cards: str = "monsters"       # vocab.SELECT_CARDS
+    special_summoned: bool = False  # True: only monsters that were Special Summoned
 
 
 @dataclass(frozen=True)
@@ -347,7 +350,13 @@ def _operation(r: Reader, o, w, k) -> Operation:
     return Operation(do, on, amount, amount_of, to, select, then)
 
 
-def _select(r: Reader, o, w, on):
+SELECT_KEYS = {"side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype",
+               "cards", "special_summoned"}
+# what only a monster has: a Spell/Trap selector with one of these would pick no card ever
+MONSTER_ONLY_KEYS = ("attribute", "monster_type", "level_min", "level_max", "special_summoned")
+
+
+def _select(r: Reader, o, w, on, continuous=False):
     sel = r.get(o, "select", dict, None, what=w)
     if (sel is not None) != (on == "all"):
         r.fail("select" if sel is not None else "on", f"{w}: 'select' (which cards) goes with \"on\": \"all\" and only with it")
@@ -355,7 +364,7 @@ def _select(r: Reader, o, w, on):
         return Select()
     sr = Reader(r.doc, r.path, r.where + ("select",))
     w = f"{w} select"
-    sr.obj(sel, {"side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype"}, w)
+    sr.obj(sel, SELECT_KEYS, w)
     attribute = sr.get(sel, "attribute", str, "none", what=w)
     if attribute.lower() not in vocab.ATTRIBUTES:
         sr.fail("attribute", f"{w}: attribute {short(attribute)}{did_you_mean(attribute.lower(), vocab.ATTRIBUTES)}; "
@@ -364,10 +373,32 @@ def _select(r: Reader, o, w, on):
                  sr.get(sel, "filter", str, "any", choices=vocab.SELECT_FILTERS, what=w), attribute.lower(),
                  sr.get(sel, "monster_type", str, "none", choices=vocab.MONSTER_TYPES, what=w),
                  sr.get(sel, "level_min", int, 0, what=w), sr.get(sel, "level_max", int, 99, what=w),
-                 _other(sr, sel, w), _archetype(sr, sel, w))
+                 _other(sr, sel, w), _archetype(sr, sel, w),
+                 sr.get(sel, "cards", str, "monsters", choices=vocab.SELECT_CARDS, what=w),
+                 _special_summoned(sr, sel, w))
     if not 0 <= out.level_min <= out.level_max <= 99:
         sr.fail("level_min", f"{w}: a Level range is 0 <= level_min <= level_max <= 99; this one picks no monster ever")
+    if out.cards == "spells_traps":
+        if continuous:
+            sr.fail("cards", f"{w}: a continuous effect applies to monsters; \"cards\": \"spells_traps\" is for "
+                             "operations (\"destroy all Spell and Trap Cards\")")
+        for key in MONSTER_ONLY_KEYS:
+            if key in sel:
+                sr.fail(key, f"{w}: {key!r} is about monsters; a Spell/Trap selector (\"cards\": \"spells_traps\") "
+                             "with it would pick no card ever")
+        if out.filter in vocab.POSITION_FILTERS:
+            sr.fail("filter", f"{w}: a Spell or Trap Card has no battle position; a Spell/Trap selector's filter is "
+                              "any, face_up or face_down")
     return out
+
+
+def _special_summoned(sr: Reader, sel, w):
+    if "special_summoned" not in sel:
+        return False
+    if sel["special_summoned"] is not True:
+        sr.fail("special_summoned", f"{w}: 'special_summoned' is true (only monsters that were Special Summoned); "
+                                    f"leave it out to pick monsters however they came, got {short(sel['special_summoned'])}")
+    return True
 
 
 def _other(sr: Reader, sel, w):
@@ -408,7 +439,7 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
     if "player" in a and do not in vocab.LOCKS:
         ar.fail("player", f"{w}: 'player' (whose activations it refuses) goes with {', '.join(vocab.LOCKS)} and only with them")
     # a lock's select side is the player it refuses (model/rules/continuous.py, GEN-19)
-    select = Select(side=player) if do in vocab.LOCKS else _select(ar, a, w, on)
+    select = Select(side=player) if do in vocab.LOCKS else _select(ar, a, w, on, continuous=True)
     lock = do == "position_lock"
     for key in ("position", "fixed"):
         if key in a and not lock:
@@ -463,6 +494,10 @@ def select_dict(sel: Select) -> dict:
         d["other"] = sel.other
     if sel.archetype is not None:
         d["archetype"] = sel.archetype
+    if sel.cards != "monsters":
+        d["cards"] = sel.cards
+    if sel.special_summoned:
+        d["special_summoned"] = True
     return d
 
 

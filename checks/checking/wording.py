@@ -111,6 +111,7 @@ STATE_WORDS = {
     "attacks": "attacks declared this turn", "hit_direct": "attacked directly this turn",
     "hit_monster": "attacked a monster this turn", "flipped": "flipped face-up by the attack",
     "no_attack": "cannot attack", "trig": "trigger pending", "used": "activated this turn",
+    "ssum": "Special Summoned",
 }
 KIND_NAMES = {v: k for k, v in A.items()}
 
@@ -179,10 +180,10 @@ WHO = {"self": "this card", "attacker": "the attacker", "attack_target": "the at
        None: "the game"}
 TRUTH_WORDS = {"face_up": "face-up", "defense_position": "in Defense Position", "yours": "controlled by its controller",
                "battling": "battling", "attacking": "attacking", "attacked": "attacked",
-               "special_summoned": "Special Summoned this turn", "turn": "the turn player",
+               "special_summoned": "Special Summoned", "turn": "the turn player",
                "direct_attack": "a direct attack", "damage_step": "the Damage Step"}
 NAMED_VALUES = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
-                "card_type": vocab.CARD_TYPES}
+                "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 
 
 def atom_words(a) -> str:
@@ -197,6 +198,8 @@ def atom_words(a) -> str:
         return f"{who} {'is' if yes else 'is not'} {TRUTH_WORDS[a.quantity]}"
     lhs = f"{who}'s {a.quantity.replace('_', ' ').replace('atk', 'ATK').replace('def', 'DEF')}"
     rhs = NAMED_VALUES[a.quantity][a.value].replace("_", " ") if a.quantity in NAMED_VALUES else a.value
+    if a.quantity == "card_kind":   # "monster:synchro" -> "synchro monster", as card_facts says it
+        rhs = " ".join(reversed(rhs.split(":")))
     if a.than is not None:
         q2, of2 = a.than
         rhs = f"{WHO[of2]}'s {q2.replace('_', ' ').replace('atk', 'ATK').replace('def', 'DEF')}" + \
@@ -310,7 +313,9 @@ def select_facts(prefix, k, sel, words, archetype_id):
             (f"{prefix}_monster_type", k, vocab.MONSTER_TYPES.index(sel.monster_type), words),
             (f"{prefix}_level_min", k, sel.level_min, words), (f"{prefix}_level_max", k, sel.level_max, words),
             (f"{prefix}_other", k, vocab.SELECT_OTHER.index(sel.other), words),
-            (f"{prefix}_archetype", k, archetype_id.get(sel.archetype, 0), words)]   # None: any
+            (f"{prefix}_archetype", k, archetype_id.get(sel.archetype, 0), words),   # None: any
+            (f"{prefix}_cards", k, vocab.SELECT_CARDS.index(sel.cards), words),
+            (f"{prefix}_special_summoned", k, int(sel.special_summoned), words)]
 
 
 def select_words(sel) -> str:
@@ -322,7 +327,9 @@ def select_words(sel) -> str:
     kin = f"\"{sel.archetype}\" " if sel.archetype else ""
     other = "other " if sel.other is True else ""
     but = " except cards of its own name" if sel.other == "name" else ""
-    return f"{side} {other}{what + ' ' if what else ''}{kin}monsters{levels}{but}"
+    summoned = "Special Summoned " if sel.special_summoned else ""
+    cards = "Spell and Trap Cards" if sel.cards == "spells_traps" else "monsters"
+    return f"{side} {other}{what + ' ' if what else ''}{summoned}{kin}{cards}{levels}{but}"
 
 
 def timing_fact(n, t, named):

@@ -68,6 +68,7 @@ def quantity(ctx, eff, q, of, st, target):
         "attacked": b(z3.And(st.attacking, c != NONE, c == st.target)),
         # a card that leaves the field is a new card: the flag is about the monster still there
         "special_summoned": b(z3.And(sel(st.ssum, c, z3.BoolVal(False)), sel(st.loc, c, z3.IntVal(0)) == MZ)),
+        "card_kind": S.ckind(c),   # a vocab.CARD_KINDS index ("monster:synchro")
         "lp": sel(st.lp, p), "battle_damage": sel(st.bd, p), "turn": b(S.tp == p),
         "direct_attack": b(z3.And(st.attacking, st.target == NONE)), "chain_length": st.chain_len,
         # "during the Damage Step only": such effects apply there by D1-2 / T1
@@ -126,23 +127,32 @@ def target_fits(ctx, eff, st, target):
 
 
 def card_state(ctx, card, st):
-    """(face-up, in Defense Position, in the Monster Zone, controller) of `card` in `st`, read once
-    however many selectors ask."""
+    """(face-up, in Defense Position, in the Monster Zone, controller, a Spell/Trap Card on the field
+    (its Spell & Trap Zone or Field Zone), Special Summoned) of `card` in `st`, read once however many
+    selectors ask."""
+    S = ctx.S
+    spell_trap = z3.Not(ctx.kind_is_card(card, *MONSTER_KINDS))
     if isinstance(card, int):
-        return st.faceup[card], st.defpos[card], st.loc[card] == MZ, ctx.S.ctrl(card)
+        return (st.faceup[card], st.defpos[card], st.loc[card] == MZ, S.ctrl(card),
+                z3.And(spell_trap, z3.Or(st.loc[card] == STZ, st.loc[card] == FZ)), st.ssum[card])
+    loc = ctx.sel(st.loc, card, z3.IntVal(0))
     return (ctx.sel(st.faceup, card, z3.BoolVal(False)), ctx.sel(st.defpos, card, z3.BoolVal(False)),
-            ctx.monster_in_zone(card, st), ctx.S.ctrl(card))
+            ctx.monster_in_zone(card, st), S.ctrl(card),
+            z3.And(card != NONE, spell_trap, z3.Or(loc == STZ, loc == FZ)), ctx.sel(st.ssum, card, z3.BoolVal(False)))
 
 
 def picks(ctx, owner, prefix, s, card, facts, source):
     """Selector slot `s` (functions `<prefix>_side` ...) of card `source`, controlled by `owner`,
-    picks `card`, whose state is `facts`: a monster in the Monster Zone on that side, in that
-    position, of that Attribute, Type, Level range and archetype (0: any), and not `source`
-    itself if the selector says `other` ("another monster"), nor any card of `source`'s name if
-    it says `other: "name"` ("except \"Machina Sniper\"")."""
+    picks `card`, whose state is `facts`: a monster in the Monster Zone (or, for `cards:
+    spells_traps`, a Spell or Trap Card in the Spell & Trap Zone or Field Zone) on that side, in
+    that position (face-up or face-down), of that Attribute, Type, Level range and archetype (0:
+    any), Special Summoned if the selector says so, and not `source` itself if the selector says
+    `other` ("another monster"), nor any card of `source`'s name if it says `other: "name"`
+    ("except \"Machina Sniper\""). The loader keeps a Spell/Trap selector to the filters a Spell or
+    Trap can meet (no battle position, Attribute, Type, Level or Special Summon)."""
     S = ctx.S
     F = S.select[prefix]
-    up, dpos, in_mz, ctrl = facts
+    up, dpos, in_mz, ctrl, in_st, ssum = facts
     side, filt = F["side"](s), F["filter"](s)
     sides = {"both": z3.BoolVal(True), "yours": ctrl == owner, "opponent": ctrl != owner}
     filters = {"any": z3.BoolVal(True), "attack_position": z3.Not(dpos), "defense_position": dpos,
@@ -152,11 +162,16 @@ def picks(ctx, owner, prefix, s, card, facts, source):
     printed = z3.And(z3.Or(F["attribute"](s) == 0, F["attribute"](s) == S.attribute(card)),
                      z3.Or(F["monster_type"](s) == 0, F["monster_type"](s) == S.monster_type(card)),
                      S.level(card) >= F["level_min"](s), S.level(card) <= F["level_max"](s),
-                     z3.Or(F["archetype"](s) == 0, F["archetype"](s) == S.archetype(card)))
+                     z3.Or(F["archetype"](s) == 0, F["archetype"](s) == S.archetype(card)),
+                     z3.Or(F["special_summoned"](s) == 0, ssum))
     other = F["other"](s)
     not_source = z3.Or(other == 0, z3.And(card != source, z3.Or(other == vocab.SELECT_OTHER.index(True),
                                                                   S.name_id(card) != S.name_id(source))))
-    return z3.And(in_mz, side_ok, filt_ok, printed, not_source)
+    # a continuous effect picks monsters only (the loader refuses a Spell/Trap selector there), so
+    # its terms need not read the Spell & Trap Zone
+    where = in_mz if prefix == "continuous" else \
+        z3.If(F["cards"](s) == vocab.SELECT_CARDS.index("spells_traps"), in_st, in_mz)
+    return z3.And(where, side_ok, filt_ok, printed, not_source)
 
 
 # --- continuous effects (GEN-18) -----------------------------------------------------------------

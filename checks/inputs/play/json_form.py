@@ -35,7 +35,7 @@ from ygo_timing.model import vocab
 
 _TOP_KEYS = ("$schema", "title", "ruleset", "turn", "turn_player", "lp", "expect", "rules",
              "source", "cards", "setup", "actions")
-_SETUP_KEYS = ("player", "zone", "card", "label", "face_up", "defense", "atk", "def", "equip")
+_SETUP_KEYS = ("player", "zone", "card", "label", "face_up", "defense", "atk", "def", "equip", "special_summoned")
 _ACTION_KEYS = {
     "enter_bp": (), "skip_bp": (), "end_bp": (), "stop_attack": (),
     "attack": ("card", "target", "direct"),
@@ -220,8 +220,11 @@ class _JsonParser:
         equip = [] if equip_v is None else [
             self.string(e, p + ("equip", j))
             for j, e in enumerate(self.array(equip_v, p + ("equip",)))]
+        special = c.get("special_summoned")
+        special = False if special is None else self.boolean(special, p + ("special_summoned",))
         card = CardSpec(label="", name=name, player=player, zone=zone, face_up=face_up,
-                        defense=defense, atk=atk, def_=def_, equip=equip, line=self.at(p))
+                        defense=defense, atk=atk, def_=def_, equip=equip, line=self.at(p),
+                        special_summoned=special)
         _check_setup_card(card, self.err)
         return card, label
 
@@ -388,7 +391,7 @@ def to_json(play: Play) -> dict:
     out["setup"] = [
         {"player": c.player, "zone": c.zone, "card": c.name, "label": c.label,
          "face_up": c.face_up, "defense": c.defense, "atk": c.atk, "def": c.def_,
-         "equip": list(c.equip)}
+         "equip": list(c.equip), **({"special_summoned": True} if c.special_summoned else {})}
         for c in play.cards
     ]
     out["actions"] = [_action_json(a) for a in play.actions]

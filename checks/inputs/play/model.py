@@ -60,7 +60,7 @@ VERBS = ("enter", "skip", "attack", "activate", "chain", "pass", "resolve", "nex
          "retarget", "stop", "replace", "claim")
 CLAIM_WORDS = ("lp", "atk", "destroyed", "not-destroyed", "location", "face-up", "face-down",
                "window", "calc", "def", "position", "attacking", "not-attacking")
-SETUP_OPTIONS = ("as", "attack", "defense", "face-up", "face-down", "atk", "def", "equip")
+SETUP_OPTIONS = ("as", "attack", "defense", "face-up", "face-down", "atk", "def", "equip", "special-summoned")
 # Bare words that cannot be bare labels (quote such a label instead).
 KEYWORDS = frozenset(SETUP_OPTIONS + ("direct", "effect", "target", "link", "with"))
 
@@ -94,6 +94,7 @@ class CardSpec:
     def_: int | None
     equip: list[str]      # names of cards equipped to it
     line: int
+    special_summoned: bool = False   # a monster Special Summoned before the play (this turn or an earlier one)
 
 
 @dataclass
@@ -222,6 +223,9 @@ def _check_setup_card(card: CardSpec, err):
     if card.zone != "monster_zone" and card.defense:
         err(card.line, f"battle position (attack/defense) applies only to a card in the monster zone, "
                        f"not {card.zone}")
+    if card.special_summoned and card.zone != "monster_zone":
+        err(card.line, f"special-summoned says how a monster on the field came there; this card is in {card.zone}, "
+                       "not the monster zone (a card that leaves the field is a new card)")
     if card.zone == "monster_zone" and not card.face_up and not card.defense:
         err(card.line, "a face-down monster must be in Defense Position; expected `defense` "
                        "(JSON: \"defense\": true)")

@@ -1,6 +1,7 @@
 """The text form (`.play`): the line-oriented parser and the writer, which round-trip."""
 from __future__ import annotations
 
+import difflib
 import json
 
 from ygo_timing.inputs import jsonloc
@@ -349,12 +350,15 @@ class _TextParser:
         face = None
         atk = def_ = None
         equip: list[str] = []
+        special = False
         seen: set = set()
         while not cur.done():
             t = cur.next("")
             w = t.word()
             if w not in SETUP_OPTIONS:
-                self.err(lineno, f"unexpected {_describe(t)} in set-up line; " + _one_of(SETUP_OPTIONS))
+                close = difflib.get_close_matches(w, SETUP_OPTIONS, n=1, cutoff=0.7) if t.kind == "w" else []
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                self.err(lineno, f"unexpected {_describe(t)} in set-up line{hint}; " + _one_of(SETUP_OPTIONS))
             group = {"attack": "position", "defense": "position", "face-up": "face",
                      "face-down": "face"}.get(w, w)
             if group in seen and w != "equip":
@@ -377,6 +381,8 @@ class _TextParser:
                 label = lt.value
             elif w in ("attack", "defense"):
                 position = w == "defense"
+            elif w == "special-summoned":
+                special = True
             elif w in ("face-up", "face-down"):
                 face = w == "face-up"
             elif w in ("atk", "def"):
@@ -397,7 +403,8 @@ class _TextParser:
             self.err(lineno, f"too many cards: a play has at most {vocab.MAX_CARDS}")
         card = CardSpec(label="", name=name, player=player, zone=zone,
                         face_up=face_up if face is None else face,
-                        defense=bool(position), atk=atk, def_=def_, equip=equip, line=lineno)
+                        defense=bool(position), atk=atk, def_=def_, equip=equip, line=lineno,
+                        special_summoned=special)
         _check_setup_card(card, self.err)
         self.pending.append((card, label))
         self.play.cards.append(card)
@@ -663,4 +670,6 @@ def _setup_line(c: CardSpec, implicit: bool) -> str:
         parts.append(f"def {c.def_}")
     for e in c.equip:
         parts.append(f"equip {_q(e)}")
+    if c.special_summoned:
+        parts.append("special-summoned")
     return " ".join(parts)
