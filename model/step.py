@@ -18,7 +18,7 @@ from . import diskcache, rulesets
 from .rules import RULES, Ctx, tables
 from .state import State
 
-FORMAT = 5   # bump when the cached relation's shape changes
+FORMAT = 6   # bump when the cached relation's shape changes
 
 
 class StepRelation:
@@ -105,20 +105,65 @@ class StepRelation:
         by_var: dict[tuple, list] = {}
         for rid, u in updates:
             by_var.setdefault((u.var, u.index), []).append((rid, u))
+
+        def fold(pairs, term, post_var, sub=lambda t: t):
+            for rid, u in reversed(pairs):
+                value = u.value
+                if not isinstance(value, z3.ExprRef):
+                    value = z3.BoolVal(value) if post_var.sort() == z3.BoolSort() else z3.IntVal(value)
+                term = z3.If(z3.And(self.lits[rid], sub(u.when)), sub(value), term)
+            return term
+        # the ordinary updates first; a `settled` one (its `when` reads ctx.mid) applies over their
+        # result, and wins: its card is destroyed in the step whose other updates meet its condition
+        rhs, late = {}, {}
+        for name, post_var in ctx.post.fields():
+            base, index = _split(name)
+            pairs = by_var.get((base, index), [])
+            rhs[name] = fold([p for p in pairs if not p[1].settled], _get(ctx.pre, base, index), post_var)
+            late[name] = [p for p in pairs if p[1].settled]
+        sub = self._settled(rhs) if any(late.values()) else (lambda t: t)
         eqs = []
         self.causes = {}   # post-state variable name -> [(rule ID, when)], first match wins
         for name, post_var in ctx.post.fields():
             base, index = _split(name)
-            pre_var = _get(ctx.pre, base, index)
-            term = pre_var
-            self.causes[name] = [(rid, u.when) for rid, u in by_var.get((base, index), [])]
-            for rid, u in reversed(by_var.get((base, index), [])):
-                value = u.value
-                if not isinstance(value, z3.ExprRef):
-                    value = z3.BoolVal(value) if post_var.sort() == z3.BoolSort() else z3.IntVal(value)
-                term = z3.If(z3.And(self.lits[rid], u.when), value, term)
-            eqs.append(post_var == term)
+            self.causes[name] = [(rid, sub(u.when)) for rid, u in late[name]] + \
+                                [(rid, u.when) for rid, u in by_var.get((base, index), []) if not u.settled]
+            eqs.append(post_var == fold(late[name], rhs[name], post_var, sub))
         return eqs
+
+    def _settled(self, rhs: dict):
+        """A function that replaces, in a term, each variable of `ctx.mid` by the term of the state
+        the ordinary updates leave, read on the state before only: an ordinary update may read the
+        state after (damage calculation reads where the monsters are), and those reads are
+        expanded to the ordinary updates' terms too. So a settled update never reads itself, nor
+        another settled update (two self-destroying cards that read each other's place see the
+        state before either is destroyed): no cycle."""
+        ctx = self.ctx
+        post_of = {v.decl().name(): name for name, v in ctx.post.fields()}
+        mid_of = {v.decl().name(): name for name, v in ctx.mid.fields()}
+        post_var = dict(ctx.post.fields())
+        mid_var = dict(ctx.mid.fields())
+        memo: dict[str, z3.ExprRef] = {}
+        busy: set = set()
+
+        def expanded(name):   # the ordinary term of post variable `name`, over the state before
+            if name in busy:
+                # an update that reads its own variable's state after (damage calculation's, in a
+                # rule set whose monsters destroyed by battle leave at once): the solver's relation
+                # holds such equations as they are, and so does this term
+                return post_var[name]
+            if name not in memo:
+                busy.add(name)
+                reads = [post_of[n] for n in names_in([rhs[name]]) if n in post_of]
+                memo[name] = z3.substitute(rhs[name], *[(post_var[r], expanded(r)) for r in reads]) \
+                    if reads else rhs[name]
+                busy.discard(name)
+            return memo[name]
+
+        def sub(term):
+            pairs = [(mid_var[mid_of[n]], expanded(mid_of[n])) for n in names_in([term]) if n in mid_of]
+            return z3.substitute(term, *pairs) if pairs else term
+        return sub
 
 
 def explained_part(solver: z3.Solver, post_vars: list) -> list:

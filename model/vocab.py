@@ -250,7 +250,11 @@ CONTINUOUS = (
                              # declaration or a replay's new target: BP-6; not an attack already on them)
     "attacks_face_down_only",  # the selected monsters can attack only face-down (Defense Position)
                                # monsters: no face-up monster, and not directly (BP-6)
+    "self_destruct",         # "destroy this card" while its condition holds: the card goes to the
+                             # Graveyard in the step that makes the condition true (GEN-18; in the
+                             # Damage Step it waits until after damage calculation: D2-4, D4-2)
 )
+SELF_ONLY_CONTINUOUS = ("self_destruct",)   # about its own card only: `on` is "self"
 CN = {name: i for i, name in enumerate(CONTINUOUS)}
 MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots for
 CONTINUOUS_ON = ("self", "all")

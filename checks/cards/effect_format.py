@@ -400,6 +400,8 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
     amount = ar.get(a, "amount", int, None, what=w)
     if (do in AMOUNT_CONTINUOUS) != (amount is not None):
         ar.fail("amount" if amount is not None else None, f"{w}: 'amount' goes with {' and '.join(AMOUNT_CONTINUOUS)} and only with them")
+    if do in vocab.SELF_ONLY_CONTINUOUS and on != "self":
+        ar.fail("on", f"{w}: {do!r} is about its own card (\"destroy this card\"): 'on' is \"self\"")
     if do in vocab.GAME_CONTINUOUS and "on" in a:
         ar.fail("on", f"{w}: {do!r} applies to the game (or its controller), not to cards: it takes no 'on'")
     player = ar.get(a, "player", str, "both", choices=vocab.LOCK_PLAYERS, what=w)

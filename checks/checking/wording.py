@@ -94,6 +94,7 @@ CONTINUOUS_WORDS = {
     "piercing": "gives piercing battle damage",
     "cannot_be_attacked": "keeps from being chosen as an attack target",
     "attacks_face_down_only": "lets attack only face-down Defense Position monsters",
+    "self_destruct": "is destroyed as soon as its condition holds (in the Damage Step: after damage calculation)",
 }
 
 # a state variable's name in words (model/state.py); per-card ones follow the card's label

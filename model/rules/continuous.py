@@ -4,18 +4,53 @@ cards they apply to, is effects.py; the rules that read them grant or refuse her
 import z3
 
 from .. import vocab
-from .base import rule
-from .effects import applying
+from .base import Update, part, rule
+from .effects import applying, continuous_applies, continuous_condition, monster_effects_negated, slot, source_live
 
 
-@rule("GEN-18", "A continuous effect (stat modifiers, indestructibility, no battle damage, cannot "
-      "attack, attack directly) applies only while its card is face-up on the field, and not to a "
-      "monster whose effects \"negate the effects of face-up monsters\" negates.",
+@rule("GEN-18", "A continuous effect (stat modifiers, indestructibility, no battle damage, attack "
+      "limits, self-destruction) applies only while its card is face-up on the "
+      "field, and not to a monster whose effects \"negate the effects of face-up monsters\" negates.",
       ["S1 65-78", "card text"], shape="permission", name="continuous.applies")
 def gen18(ctx):
     # the readers (damage calculation, BP-5, BP-6, the resolution of a drained monster's effect)
     # ask for this gate: without the rule no continuous effect applies
     return {"continuous_effects": z3.BoolVal(True)}
+
+
+# the Damage Step's parts before, and from, after damage calculation (D2-4, D4-2)
+UNTIL_CALC = ("ds_start", "ds_before_calc", "ds_during_calc")
+FROM_AFTER_CALC = ("ds_after_calc", "ds_end")
+
+
+@part("GEN-18", shape="update", priority=0)
+def gen18_self_destruct(ctx):
+    """A face-up card's "destroy this card" while its condition holds (self_destruct): it goes to
+    the Graveyard in the very step whose other updates make the condition true, so that no claim
+    or activation after that step finds it on the field. Its condition, and whether it is face-up
+    on the field, are read in `ctx.mid`, the state those updates leave (step.py applies a settled
+    update over them; a cycle is impossible: no settled update reads another's result). In the
+    Damage Step it waits until after damage calculation (D2-4's gate); there, a monster already
+    determined destroyed by battle is not destroyed by its own effect, and the others are now
+    (D4-2's gate: without it the wait lasts the whole Damage Step)."""
+    S, mid = ctx.S, ctx.mid
+    d2_4, d4_2 = ctx.grant("self_destruct_waits"), ctx.grant("self_destruct_after_calc")   # D2-4, D4-2
+    until_calc, from_calc = ctx.win(*UNTIL_CALC, state=mid), ctx.win(*FROM_AFTER_CALC, state=mid)
+    waits = z3.And(d2_4, z3.Or(until_calc, z3.And(from_calc, z3.Not(d4_2))))
+    negated = monster_effects_negated(ctx, mid)
+    gate = ctx.grant("continuous_effects")
+    ups = []
+    for j in ctx.cards:
+        spared = z3.And(d4_2, from_calc, mid.dbb[j])
+        # destroyed by its own card effect: "cannot be destroyed by card effects" keeps it
+        unprotected = z3.And(z3.Not(mid.ind_effect[j]), z3.Not(continuous_applies(ctx, "indestructible_by_effect", j, mid)))
+        for k in range(vocab.MAX_CONTINUOUS):
+            s = slot(j, k, vocab.MAX_CONTINUOUS)
+            holds = z3.And(gate, S.cont(s) == vocab.CN["self_destruct"], source_live(ctx, j, mid, negated),
+                           continuous_condition(ctx, s, mid), unprotected)
+            ups.append(Update("loc", j, z3.And(holds, z3.Not(waits), z3.Not(spared)),
+                              z3.IntVal(vocab.L["graveyard"]), settled=True))
+    return ups
 
 
 @rule("GEN-19", "While a card's \"Trap Cards cannot be activated\" (or Spell Cards, or both) applies, no "

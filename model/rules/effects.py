@@ -190,14 +190,16 @@ def _applying(ctx, kind, st):
     return out
 
 
-def continuous_condition(ctx, s):
+def continuous_condition(ctx, s, st=None):
     """Continuous slot s's condition holds ("If this card attacks, it gains 500 ATK during the
     Damage Step only"): fact `continuous_watch` names its watched slot (0: no condition). It is
     read in the state before the step, also where the effect is read in the state after it: damage
     calculation computes the battle damage from the stats after the step, and a condition read
-    there could depend on that damage (a cycle the compiled relation refuses)."""
+    there could depend on that damage (a cycle the compiled relation refuses). A self-destruction
+    reads it in `ctx.mid` (`st`), the state the step's other updates leave (continuous.py)."""
     w = ctx.S.cont_watch(s)
-    return z3.And([z3.Implies(w == k + 1, watched_atoms(ctx, k, ctx.pre)) for k in range(ctx.nwatched)] +
+    st = ctx.pre if st is None else st
+    return z3.And([z3.Implies(w == k + 1, watched_atoms(ctx, k, st)) for k in range(ctx.nwatched)] +
                   [z3.Or(w == 0, w <= ctx.nwatched)])
 
 
