@@ -69,6 +69,8 @@ GOOD = [
                                    "select": {"archetype": "Machina", "other": "name", "filter": "face_up"}}),
     dict(kind="continuous", apply={"do": "cannot_be_attacked", "on": "all", "select": {"other": True}}),
     dict(kind="continuous", apply={"do": "lock_traps"}),
+    dict(kind="continuous", condition={"quantity": "defense_position", "of": "self"},   # Berserk Gorilla
+         apply={"do": "self_destruct"}),
     dict(kind="continuous", condition={"quantity": "attacking", "of": "self"},
          apply={"do": "lock_spells_traps", "player": "opponent"}),
     dict(kind="trigger", condition="battle_damage_dealt", not_modelled="draw 1 card from the Deck"),
@@ -110,6 +112,8 @@ BAD = [
     (dict(operations=[{"do": "draw", "amount": 6}]), "moves 1 to 5 cards"),
     (dict(operations=[{"do": "mill", "amount": 1, "to": "controller_of"}]), "from the Deck of 'you' or 'opponent'"),
     (dict(operations=[{"do": "draw", "amount": 1, "on": "chosen"}]), "it takes no 'on'"),
+    (dict(kind="continuous", condition={"quantity": "defense_position", "of": "self"},
+          apply={"do": "self_destruct", "on": "all", "select": {"side": "yours"}}), "is about its own card"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
@@ -127,6 +131,7 @@ SEMANTIC = [
     (dict(timings=["during_calc"], text="Before damage calculation: destroy it."), "the effect's text does not name it"),
     (dict(target={"filter": {"quantity": "face_up", "of": "attacker"}}), "a target's filter is about the target"),
     (dict(operations=[{"do": "destroy", "then": True}]), "the first operation has no operation before it"),
+    (dict(kind="continuous", apply={"do": "self_destruct"}), "give the condition"),
 ]
 
 
@@ -316,5 +321,5 @@ def test_a_verdict_names_the_card_text_it_does_not_weigh():
     v = check_play(parse_text(head + battle.replace("claim lp B 6600", "claim lp B 1") + "activate A Don\nresolve\n", "t.play"))
     assert v.verdict == "illegal" and v.not_modelled == []
     # a continuous effect is named when its card is set up, activated or not
-    v = check_play(parse_text("ruleset: ocg\nA monster \"Berserk Gorilla\"\nenter battle phase\n", "t.play"))
-    assert v.not_modelled and v.not_modelled[0].startswith("Berserk Gorilla (effect 1): ")
+    v = check_play(parse_text("ruleset: ocg\nA monster \"Thunder Nyan Nyan\"\nenter battle phase\n", "t.play"))
+    assert v.not_modelled and v.not_modelled[0].startswith("Thunder Nyan Nyan (effect 1): ")
