@@ -173,7 +173,8 @@ CARD_QUANTITIES = (
     "attacked", "special_summoned",
 )
 PLAYER_QUANTITIES = ("lp", "monsters", "cards", "hand", "battle_damage", "turn")
-GAME_QUANTITIES = ("direct_attack", "chain_length", "damage_step")
+# `selected`: how many monsters the atom's own `select` picks (in a condition only)
+GAME_QUANTITIES = ("direct_attack", "chain_length", "damage_step", "selected")
 QUANTITIES = ("nothing",) + CARD_QUANTITIES + PLAYER_QUANTITIES + GAME_QUANTITIES
 Q = {name: i for i, name in enumerate(QUANTITIES)}
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
