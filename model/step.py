@@ -121,7 +121,7 @@ class StepRelation:
             pairs = by_var.get((base, index), [])
             rhs[name] = fold([p for p in pairs if not p[1].settled], _get(ctx.pre, base, index), post_var)
             late[name] = [p for p in pairs if p[1].settled]
-        sub = self._settled(rhs) if any(late.values()) else (lambda t: t)
+        sub = self._settled(rhs, {name for name, pairs in late.items() if pairs}) if any(late.values()) else (lambda t: t)
         eqs = []
         self.causes = {}   # post-state variable name -> [(rule ID, when)], first match wins
         for name, post_var in ctx.post.fields():
@@ -131,22 +131,36 @@ class StepRelation:
             eqs.append(post_var == fold(late[name], rhs[name], post_var, sub))
         return eqs
 
-    def _settled(self, rhs: dict):
+    def _settled(self, rhs: dict, settled: set):
         """A function that replaces, in a term, each variable of `ctx.mid` by the term of the state
-        the ordinary updates leave, read on the state before only: an ordinary update may read the
-        state after (damage calculation reads where the monsters are), and those reads are
-        expanded to the ordinary updates' terms too. So a settled update never reads itself, nor
-        another settled update (two self-destroying cards that read each other's place see the
-        state before either is destroyed): no cycle."""
+        the ordinary updates leave. A variable whose ordinary term reads no variable with a
+        settled update (`settled`), directly or through other updates, is that state's already:
+        its variable of the state after stands in. The others (damage calculation reads where
+        the monsters are) are expanded to the ordinary updates' terms, down to the state before.
+        So a settled update never reads itself, nor another settled update (two self-destroying
+        cards that read each other's place see the state before either is destroyed): no cycle."""
         ctx = self.ctx
         post_of = {v.decl().name(): name for name, v in ctx.post.fields()}
         mid_of = {v.decl().name(): name for name, v in ctx.mid.fields()}
         post_var = dict(ctx.post.fields())
         mid_var = dict(ctx.mid.fields())
+        from .compiled import PostRefs   # one walk of the shared DAG for every term's reads
         memo: dict[str, z3.ExprRef] = {}
         busy: set = set()
+        post_refs, mid_refs = PostRefs(set(post_of), ctx.pre.window.ctx), PostRefs(set(mid_of), ctx.pre.window.ctx)
+        direct = {name: {post_of[n] for n in post_refs.of(rhs[name])} for name in rhs}
+        tainted = set(settled)   # the variables whose ordinary term reads a settled one
+        grown = True
+        while grown:
+            grown = False
+            for name, reads in direct.items():
+                if name not in tainted and reads & tainted:
+                    tainted.add(name)
+                    grown = True
 
         def expanded(name):   # the ordinary term of post variable `name`, over the state before
+            if name not in tainted:
+                return post_var[name]
             if name in busy:
                 # an update that reads its own variable's state after (damage calculation's, in a
                 # rule set whose monsters destroyed by battle leave at once): the solver's relation
@@ -154,14 +168,14 @@ class StepRelation:
                 return post_var[name]
             if name not in memo:
                 busy.add(name)
-                reads = [post_of[n] for n in names_in([rhs[name]]) if n in post_of]
+                reads = sorted(direct[name] & tainted)
                 memo[name] = z3.substitute(rhs[name], *[(post_var[r], expanded(r)) for r in reads]) \
                     if reads else rhs[name]
                 busy.discard(name)
             return memo[name]
 
         def sub(term):
-            pairs = [(mid_var[mid_of[n]], expanded(mid_of[n])) for n in names_in([term]) if n in mid_of]
+            pairs = [(mid_var[mid_of[n]], expanded(mid_of[n])) for n in sorted(mid_refs.of(term))]
             return z3.substitute(term, *pairs) if pairs else term
         return sub
 
