@@ -200,9 +200,9 @@ class Statics:
         self.cont_fixed = f("continuous_fixed", Int, Int)         # position_lock: 1 "cannot be changed"
         # which monsters an operation's or a continuous effect's `select` picks, per slot
         self.select = {prefix: {name: f(f"{prefix}_{name}", Int, Int) for name in SELECT_FIELDS}
-                       for prefix in ("operation", "continuous")}
+                       for prefix in ("operation", "continuous", "cond")}   # cond: per condition atom slot
 
 
 ATOM_FIELDS = ("quantity", "of", "cmp", "value", "than_quantity", "than_of")
 SELECT_FIELDS = ("side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype",
-                 "cards", "special_summoned")
+                 "cards", "special_summoned", "name", "not_attribute")

@@ -18,7 +18,7 @@ from . import diskcache, rulesets
 from .rules import RULES, Ctx, tables
 from .state import State
 
-FORMAT = 5   # bump when the cached relation's shape changes
+FORMAT = 6   # bump when the cached relation's shape changes
 
 
 class StepRelation:
@@ -103,78 +103,81 @@ class StepRelation:
     def _transition(self, updates):
         ctx = self.ctx
         by_var: dict[tuple, list] = {}
-        settling: dict[tuple, list] = {}
         for rid, u in updates:
-            (settling if u.settles else by_var).setdefault((u.var, u.index), []).append((rid, u))
-        posts = {v.get_id() for _, v in ctx.post.fields()}
-        reads_post = _PostReader(posts)
-        eqs, terms, settled_from = [], {}, {}
+            by_var.setdefault((u.var, u.index), []).append((rid, u))
+
+        def fold(pairs, term, post_var, sub=lambda t: t):
+            for rid, u in reversed(pairs):
+                value = u.value
+                if not isinstance(value, z3.ExprRef):
+                    value = z3.BoolVal(value) if post_var.sort() == z3.BoolSort() else z3.IntVal(value)
+                term = z3.If(z3.And(self.lits[rid], sub(u.when)), sub(value), term)
+            return term
+        # the ordinary updates first; a `settled` one (its `when` reads ctx.mid) applies over their
+        # result, and wins: its card is destroyed in the step whose other updates meet its condition
+        rhs, late = {}, {}
+        for name, post_var in ctx.post.fields():
+            base, index = _split(name)
+            pairs = by_var.get((base, index), [])
+            rhs[name] = fold([p for p in pairs if not p[1].settled], _get(ctx.pre, base, index), post_var)
+            late[name] = [p for p in pairs if p[1].settled]
+        sub = self._settled(rhs, {name for name, pairs in late.items() if pairs}) if any(late.values()) else (lambda t: t)
+        eqs = []
         self.causes = {}   # post-state variable name -> [(rule ID, when)], first match wins
         for name, post_var in ctx.post.fields():
             base, index = _split(name)
-            pre_var = _get(ctx.pre, base, index)
-            term = from_ = pre_var
-            self.causes[name] = [(rid, u.when) for rid, u in by_var.get((base, index), [])]
-            for rid, u in reversed(by_var.get((base, index), [])):
-                value = _value(u.value, post_var)
-                term = z3.If(z3.And(self.lits[rid], u.when), value, term)
-                # the settling updates read the state the others produce, but not the updates that
-                # read the state after themselves (damage calculation's results, which read the
-                # settled positions: reading them would make a cycle); a monster that calculation
-                # destroys keeps its place there, and its position then matters to nothing
-                if not (reads_post(u.when) or reads_post(value)):
-                    from_ = z3.If(z3.And(self.lits[rid], u.when), value, from_)
-            terms[name], settled_from[name] = term, from_
-        if settling:
-            base = State("settle_", ctx.ncards, ctx.neffects)
-            for attr, value in vars(base).items():
-                if isinstance(value, list):
-                    setattr(base, attr, [settled_from[f"{attr}[{k}]"] for k in range(len(value))])
-                elif attr != "prefix":
-                    setattr(base, attr, settled_from[attr])
-        for name, post_var in ctx.post.fields():
-            term = terms[name]
-            mine = settling.get(_split(name), [])
-            whens = [(rid, u.when(base), _value(u.value, post_var)) for rid, u in mine]
-            self.causes[name] = [(rid, w) for rid, w, _ in whens] + self.causes[name]
-            for rid, when, value in reversed(whens):
-                term = z3.If(z3.And(self.lits[rid], when), value, term)
-            eqs.append(post_var == term)
+            self.causes[name] = [(rid, sub(u.when)) for rid, u in late[name]] + \
+                                [(rid, u.when) for rid, u in by_var.get((base, index), []) if not u.settled]
+            eqs.append(post_var == fold(late[name], rhs[name], post_var, sub))
         return eqs
 
+    def _settled(self, rhs: dict, settled: set):
+        """A function that replaces, in a term, each variable of `ctx.mid` by the term of the state
+        the ordinary updates leave. A variable whose ordinary term reads no variable with a
+        settled update (`settled`), directly or through other updates, is that state's already:
+        its variable of the state after stands in. The others (damage calculation reads where
+        the monsters are) are expanded to the ordinary updates' terms, down to the state before.
+        So a settled update never reads itself, nor another settled update (two self-destroying
+        cards that read each other's place see the state before either is destroyed): no cycle."""
+        ctx = self.ctx
+        post_of = {v.decl().name(): name for name, v in ctx.post.fields()}
+        mid_of = {v.decl().name(): name for name, v in ctx.mid.fields()}
+        post_var = dict(ctx.post.fields())
+        mid_var = dict(ctx.mid.fields())
+        from .compiled import PostRefs   # one walk of the shared DAG for every term's reads
+        memo: dict[str, z3.ExprRef] = {}
+        busy: set = set()
+        post_refs, mid_refs = PostRefs(set(post_of), ctx.pre.window.ctx), PostRefs(set(mid_of), ctx.pre.window.ctx)
+        direct = {name: {post_of[n] for n in post_refs.of(rhs[name])} for name in rhs}
+        tainted = set(settled)   # the variables whose ordinary term reads a settled one
+        grown = True
+        while grown:
+            grown = False
+            for name, reads in direct.items():
+                if name not in tainted and reads & tainted:
+                    tainted.add(name)
+                    grown = True
 
-class _PostReader:
-    """Whether a term reads a variable of the state after (ids in `posts`), memoised across the
-    terms of one relation (the update terms share most of their subterms)."""
+        def expanded(name):   # the ordinary term of post variable `name`, over the state before
+            if name not in tainted:
+                return post_var[name]
+            if name in busy:
+                # an update that reads its own variable's state after (damage calculation's, in a
+                # rule set whose monsters destroyed by battle leave at once): the solver's relation
+                # holds such equations as they are, and so does this term
+                return post_var[name]
+            if name not in memo:
+                busy.add(name)
+                reads = sorted(direct[name] & tainted)
+                memo[name] = z3.substitute(rhs[name], *[(post_var[r], expanded(r)) for r in reads]) \
+                    if reads else rhs[name]
+                busy.discard(name)
+            return memo[name]
 
-    def __init__(self, posts: set):
-        self.posts, self.memo = posts, {}
-
-    def __call__(self, term) -> bool:
-        todo = [term]
-        while todo:
-            t = todo[-1]
-            k = t.get_id()
-            if k in self.memo:
-                todo.pop()
-                continue
-            if k in self.posts:
-                self.memo[k] = True
-                todo.pop()
-                continue
-            kids = [c for c in t.children() if c.get_id() not in self.memo]
-            if kids:
-                todo.extend(kids)
-                continue
-            self.memo[k] = any(self.memo[c.get_id()] for c in t.children())
-            todo.pop()
-        return self.memo[term.get_id()]
-
-
-def _value(value, post_var):
-    if not isinstance(value, z3.ExprRef):
-        return z3.BoolVal(value) if post_var.sort() == z3.BoolSort() else z3.IntVal(value)
-    return value
+        def sub(term):
+            pairs = [(mid_var[mid_of[n]], expanded(mid_of[n])) for n in sorted(mid_refs.of(term))]
+            return z3.substitute(term, *pairs) if pairs else term
+        return sub
 
 
 def explained_part(solver: z3.Solver, post_vars: list) -> list:

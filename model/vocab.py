@@ -173,7 +173,8 @@ CARD_QUANTITIES = (
     "attacked", "special_summoned", "card_kind",
 )
 PLAYER_QUANTITIES = ("lp", "monsters", "cards", "hand", "battle_damage", "turn")
-GAME_QUANTITIES = ("direct_attack", "chain_length", "damage_step")
+# `selected`: how many monsters the atom's own `select` picks (in a condition only)
+GAME_QUANTITIES = ("direct_attack", "chain_length", "damage_step", "selected")
 QUANTITIES = ("nothing",) + CARD_QUANTITIES + PLAYER_QUANTITIES + GAME_QUANTITIES
 Q = {name: i for i, name in enumerate(QUANTITIES)}
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
@@ -256,8 +257,12 @@ CONTINUOUS = (
                                # monsters: no face-up monster, and not directly (BP-6)
     "position_lock",         # the selected monsters are changed to `position` after every step (an
                              # Attack Position one face-up), and with `fixed` their battle positions
-                             # cannot be changed by an effect (GEN-18's settling part)
+                             # cannot be changed by an effect (GEN-18's settled part)
+    "self_destruct",         # "destroy this card" while its condition holds: the card goes to the
+                             # Graveyard in the step that makes the condition true (GEN-18; in the
+                             # Damage Step it waits until after damage calculation: D2-4, D4-2)
 )
+SELF_ONLY_CONTINUOUS = ("self_destruct",)   # about its own card only: `on` is "self"
 CN = {name: i for i, name in enumerate(CONTINUOUS)}
 MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots for
 CONTINUOUS_ON = ("self", "all")

@@ -78,6 +78,13 @@ GOOD = [
                                    "select": {"filter": "face_up", "level_min": 4}}),
     dict(kind="continuous", apply={"do": "position_lock", "on": "all", "position": "attack", "fixed": True,
                                    "select": {"filter": "any"}}),   # Gaap
+    dict(kind="continuous", condition={"quantity": "defense_position", "of": "self"},   # Berserk Gorilla
+         apply={"do": "self_destruct"}),
+    dict(kind="continuous", apply={"do": "self_destruct"},   # Thunder Nyan Nyan
+         condition={"quantity": "selected", "cmp": ">=", "value": 1,
+                    "select": {"side": "yours", "filter": "face_up", "not_attribute": "light"}}),
+    dict(kind="continuous", apply={"do": "self_destruct"},   # Giant Kozaky
+         condition={"quantity": "selected", "value": 0, "select": {"filter": "face_up", "name": "Kozaky"}}),
     dict(kind="continuous", condition={"quantity": "attacking", "of": "self"},
          apply={"do": "lock_spells_traps", "player": "opponent"}),
     dict(kind="trigger", condition="battle_damage_dealt", not_modelled="draw 1 card from the Deck"),
@@ -137,6 +144,11 @@ BAD = [
     (dict(kind="continuous", apply={"do": "position_lock", "position": "attack", "fixed": 1}), "'fixed' must be bool"),
     (dict(kind="continuous", apply={"do": "position_lock", "on": "all", "position": "defense",
                                     "select": {"filter": "attack_position"}}), "a position_lock picks by face"),
+    (dict(kind="continuous", condition={"quantity": "defense_position", "of": "self"},
+          apply={"do": "self_destruct", "on": "all", "select": {"side": "yours"}}), "is about its own card"),
+    (dict(condition={"quantity": "selected", "value": 1}), "goes with quantity 'selected'"),
+    (dict(condition={"quantity": "lp", "value": 1, "select": {"side": "yours"}}), "goes with quantity 'selected'"),
+    (dict(condition={"quantity": "selected", "value": 1, "select": {"name": ""}}), "a card name is a name of 1-100"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
@@ -156,6 +168,13 @@ SEMANTIC = [
     (dict(target={"filter": {"quantity": "card_kind", "of": "target", "value": "synchro"}}),
      "did you mean 'monster:synchro'"),
     (dict(operations=[{"do": "destroy", "then": True}]), "the first operation has no operation before it"),
+    (dict(kind="continuous", apply={"do": "self_destruct"}), "give the condition"),
+    (dict(condition={"quantity": "selected", "value": 11, "select": {}}), "holds for no card or state ever"),
+    # an Attribute is any case: the schema takes a string
+    (dict(condition={"quantity": "selected", "value": 1, "select": {"not_attribute": "ligth"}}), "did you mean 'light'"),
+    (dict(condition={"quantity": "selected", "value": 1, "select": {"attribute": "dark", "not_attribute": "light"}}),
+     "give one of them"),
+    (dict(target={"filter": {"quantity": "selected", "value": 1, "select": {}}}), "put it in 'condition'"),
 ]
 
 
@@ -356,5 +375,5 @@ def test_a_verdict_names_the_card_text_it_does_not_weigh():
     v = check_play(parse_text(head + battle.replace("claim lp B 6600", "claim lp B 1") + "activate A Don\nresolve\n", "t.play"))
     assert v.verdict == "illegal" and v.not_modelled == []
     # a continuous effect is named when its card is set up, activated or not
-    v = check_play(parse_text("ruleset: ocg\nA monster \"Berserk Gorilla\"\nenter battle phase\n", "t.play"))
-    assert v.not_modelled and v.not_modelled[0].startswith("Berserk Gorilla (effect 1): ")
+    v = check_play(parse_text("ruleset: ocg\nA monster \"Giant Kozaky\"\nenter battle phase\n", "t.play"))
+    assert v.not_modelled and v.not_modelled[0].startswith("Giant Kozaky (effect 1): ")

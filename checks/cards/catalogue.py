@@ -244,6 +244,10 @@ def parse_effect(value, doc, path, where, what) -> Effect:
     e.target_filter, e.implied_target = effect_format.parse_target(r, d, w)
     e.operations = effect_format.parse_operations(r, d, w, e.kind)
     e.apply = effect_format.parse_apply(r, d, w, e.kind)
+    if e.apply is not None and e.apply.do == "self_destruct" and not e.atoms:
+        # without a condition the card would be destroyed as soon as it is face-up: no text says that
+        r.fail("apply", f"{w}: 'self_destruct' destroys its card while its condition holds; give the "
+                        "condition (\"If ..., destroy this card\") as atoms in 'condition'")
     res = r.get(d, "resolution", dict, None, what=w)
     if res is not None:   # the one-operation form of earlier catalogues (cards migrate rewrites it)
         if e.operations:

@@ -19,10 +19,11 @@ TRUTH = ("face_up", "defense_position", "yours", "battling", "attacking", "attac
 NAMED = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
          "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 NUMERIC = ("atk", "def", "level", "original_atk", "original_def", "lp", "monsters", "cards", "hand",
-           "battle_damage", "chain_length")
+           "battle_damage", "chain_length", "selected")
 # the range of each quantity, for refusing a condition no card or state can ever meet
 DOMAIN = {**{q: (0, 1) for q in TRUTH}, **{q: (0, len(v) - 1) for q, v in NAMED.items()},
-          "level": (0, 13), "archetype": (0, 10**6), "chain_length": (0, vocab.MAX_CHAIN)}
+          "level": (0, 13), "archetype": (0, 10**6), "chain_length": (0, vocab.MAX_CHAIN),
+          "selected": (0, 10)}   # at most 5 monsters a side
 MAX_ALTERNATIVES_WHILE_NORMALISING = 16
 
 
@@ -34,9 +35,10 @@ class Atom:
     cmp: str
     value: int | str = 0          # a number, or an archetype's name (facts.py gives it an id)
     than: tuple | None = None     # (quantity, of) on the right-hand side, or None
+    select: "Select | None" = None   # `selected`: which monsters it counts
 
     def negated(self):
-        return Atom(self.quantity, self.of, vocab.NEGATED_COMPARISON[self.cmp], self.value, self.than)
+        return Atom(self.quantity, self.of, vocab.NEGATED_COMPARISON[self.cmp], self.value, self.than, self.select)
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,8 @@ class Select:
     archetype: str | None = None  # an archetype's name (facts.py gives it an id)
     cards: str = "monsters"       # vocab.SELECT_CARDS
     special_summoned: bool = False  # True: only monsters that were Special Summoned
+    name: str | None = None       # a card name: only cards of that name (facts.py's name ids)
+    not_attribute: str = "none"   # not of this Attribute ("a non-LIGHT monster")
 
 
 @dataclass(frozen=True)
@@ -98,8 +102,12 @@ AMOUNT_CONTINUOUS = ("atk_modifier", "def_modifier")
 
 
 def parse_atom(r: Reader, d, what, subject_default=None) -> Atom:
-    r.obj(d, {"quantity", "of", "cmp", "value", "than"}, what)
+    r.obj(d, {"quantity", "of", "cmp", "value", "than", "select"}, what)
     q = r.get(d, "quantity", str, REQUIRED, choices=vocab.QUANTITIES[1:], what=what)
+    if ("select" in d) != (q == "selected"):
+        r.fail("select" if "select" in d else None,
+               f"{what}: 'select' (which monsters it counts) goes with quantity 'selected' and only with it")
+    select = _select(r, d, what, "all") if q == "selected" else None
     of = _subject(r, d, "of", q, what, subject_default)
     cmp = r.get(d, "cmp", str, "==", choices=vocab.COMPARISONS, what=what)
     than = None
@@ -108,10 +116,10 @@ def parse_atom(r: Reader, d, what, subject_default=None) -> Atom:
             r.fail("than", f"{what}: 'than' compares numbers; {q!r} is not a number")
         rr = Reader(r.doc, r.path, r.where + ("than",))
         t = rr.obj(d["than"], {"quantity", "of"}, f"{what} than")
-        q2 = rr.get(t, "quantity", str, REQUIRED, choices=NUMERIC, what=f"{what} than")
+        q2 = rr.get(t, "quantity", str, REQUIRED, choices=tuple(n for n in NUMERIC if n != "selected"), what=f"{what} than")
         than = (q2, _subject(rr, t, "of", q2, f"{what} than", subject_default))
     value = _value(r, d, q, what, required=than is None)
-    atom = Atom(q, of, cmp, value, than)
+    atom = Atom(q, of, cmp, value, than, select)
     if than is None and not satisfiable([atom]):
         r.fail("value", f"{what}: {q} {cmp} {short(value)} holds for no card or state ever")
     return atom
@@ -296,6 +304,9 @@ def parse_target(r: Reader, d, what):
         tr.fail("filter", f"{what}: a target's filter is at most {vocab.TARGET_FILTER_ATOMS} atoms that must all hold")
     atoms = alts[0] if alts else ()
     for a in atoms:
+        if a.quantity == "selected":
+            tr.fail("filter", f"{what}: a target's filter is about the target; 'selected' counts monsters: "
+                              "put it in 'condition'")
         other = a.of if a.of != "target" else (a.than[1] if a.than and a.than[1] != "target" else None)
         if other is not None:
             tr.fail("filter", f"{what}: a target's filter is about the target (\"of\": \"target\"), "
@@ -351,9 +362,9 @@ def _operation(r: Reader, o, w, k) -> Operation:
 
 
 SELECT_KEYS = {"side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype",
-               "cards", "special_summoned"}
+               "cards", "special_summoned", "name", "not_attribute"}
 # what only a monster has: a Spell/Trap selector with one of these would pick no card ever
-MONSTER_ONLY_KEYS = ("attribute", "monster_type", "level_min", "level_max", "special_summoned")
+MONSTER_ONLY_KEYS = ("attribute", "not_attribute", "monster_type", "level_min", "level_max", "special_summoned")
 
 
 def _select(r: Reader, o, w, on, continuous=False):
@@ -365,17 +376,20 @@ def _select(r: Reader, o, w, on, continuous=False):
     sr = Reader(r.doc, r.path, r.where + ("select",))
     w = f"{w} select"
     sr.obj(sel, SELECT_KEYS, w)
-    attribute = sr.get(sel, "attribute", str, "none", what=w)
-    if attribute.lower() not in vocab.ATTRIBUTES:
-        sr.fail("attribute", f"{w}: attribute {short(attribute)}{did_you_mean(attribute.lower(), vocab.ATTRIBUTES)}; "
-                             f"expected one of: {', '.join(vocab.ATTRIBUTES)}")
+    attribute, not_attribute = (sr.get(sel, key, str, "none", what=w) for key in ("attribute", "not_attribute"))
+    for key, v in (("attribute", attribute), ("not_attribute", not_attribute)):
+        if v.lower() not in vocab.ATTRIBUTES:
+            sr.fail(key, f"{w}: {key} {short(v)}{did_you_mean(v.lower(), vocab.ATTRIBUTES)}; "
+                         f"expected one of: {', '.join(vocab.ATTRIBUTES)}")
+    if attribute.lower() != "none" and not_attribute.lower() != "none":
+        sr.fail("not_attribute", f"{w}: 'attribute' and 'not_attribute' together: give one of them")
     out = Select(sr.get(sel, "side", str, "both", choices=vocab.SELECT_SIDES, what=w),
                  sr.get(sel, "filter", str, "any", choices=vocab.SELECT_FILTERS, what=w), attribute.lower(),
                  sr.get(sel, "monster_type", str, "none", choices=vocab.MONSTER_TYPES, what=w),
                  sr.get(sel, "level_min", int, 0, what=w), sr.get(sel, "level_max", int, 99, what=w),
                  _other(sr, sel, w), _archetype(sr, sel, w),
                  sr.get(sel, "cards", str, "monsters", choices=vocab.SELECT_CARDS, what=w),
-                 _special_summoned(sr, sel, w))
+                 _special_summoned(sr, sel, w), _archetype(sr, sel, w, "name"), not_attribute.lower())
     if not 0 <= out.level_min <= out.level_max <= 99:
         sr.fail("level_min", f"{w}: a Level range is 0 <= level_min <= level_max <= 99; this one picks no monster ever")
     if out.cards == "spells_traps":
@@ -409,12 +423,13 @@ def _other(sr: Reader, sel, w):
                      f"card's name), got {short(other)}")
 
 
-def _archetype(sr: Reader, sel, w):
-    if "archetype" not in sel:
+def _archetype(sr: Reader, sel, w, key="archetype"):
+    """An archetype's (or, `key` "name", a card's) name, or None: any."""
+    if key not in sel:
         return None
-    v = sel["archetype"]
+    v = sel[key]
     if not isinstance(v, str) or not v.strip() or len(v) > 100:
-        sr.fail("archetype", f"{w}: an archetype is a name of 1-100 characters, got {short(v)}")
+        sr.fail(key, f"{w}: {'an archetype' if key == 'archetype' else 'a card name'} is a name of 1-100 characters, got {short(v)}")
     return v
 
 
@@ -433,6 +448,8 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
     amount = ar.get(a, "amount", int, None, what=w)
     if (do in AMOUNT_CONTINUOUS) != (amount is not None):
         ar.fail("amount" if amount is not None else None, f"{w}: 'amount' goes with {' and '.join(AMOUNT_CONTINUOUS)} and only with them")
+    if do in vocab.SELF_ONLY_CONTINUOUS and on != "self":
+        ar.fail("on", f"{w}: {do!r} is about its own card (\"destroy this card\"): 'on' is \"self\"")
     if do in vocab.GAME_CONTINUOUS and "on" in a:
         ar.fail("on", f"{w}: {do!r} applies to the game (or its controller), not to cards: it takes no 'on'")
     player = ar.get(a, "player", str, "both", choices=vocab.LOCK_PLAYERS, what=w)
@@ -473,6 +490,8 @@ def atom_dict(a: Atom) -> dict:
         d["value"] = a.value
     if a.than is not None:
         d["than"] = {"quantity": a.than[0], "of": a.than[1]}
+    if a.select is not None:
+        d["select"] = select_dict(a.select)
     return d
 
 
@@ -498,6 +517,10 @@ def select_dict(sel: Select) -> dict:
         d["cards"] = sel.cards
     if sel.special_summoned:
         d["special_summoned"] = True
+    if sel.name is not None:
+        d["name"] = sel.name
+    if sel.not_attribute != "none":
+        d["not_attribute"] = sel.not_attribute
     return d
 
 

@@ -25,6 +25,7 @@ def selectors(card):
         yield from (o.select for o in e.operations)
         if e.apply is not None:
             yield e.apply.select
+        yield from (a.select for alt in e.atoms for a in alt if a.select is not None)
 
 
 class Universe:
@@ -56,7 +57,9 @@ class Universe:
                             {sel.archetype for c in self.cards for sel in selectors(c) if sel.archetype})
         self.archetype_id = {a: n + 1 for n, a in enumerate(archetypes)}
         # a selector's `other: "name"` tells cards of one name from the others
-        self.name_id = {name: n + 1 for n, name in enumerate(sorted({c.name for c in self.cards}))}
+        # and a selector's `name` its cards (a name no card of the play has gets an id of its own)
+        self.name_id = {name: n + 1 for n, name in enumerate(sorted({c.name for c in self.cards} |
+                                                                    {sel.name for c in self.cards for sel in selectors(c) if sel.name}))}
         # effects whose condition atoms every state must build (model/rules/effects.watched_atoms):
         # a mandatory trigger's decide whether it is owed, a continuous effect's whether it
         # applies; each takes a watched slot, and slots come in pairs so that plays share relations
@@ -106,7 +109,7 @@ def static_facts(uni: Universe, play: Play, neffects: int, nwatched: int) -> lis
                                                                   uni.name_id[card.name])]
         applies = [e.apply for e in card.effects if e.apply is not None]
         out += [Fact(fn, i * vocab.MAX_CONTINUOUS + k, value, text)
-                for fn, k, value, text in wording.continuous_facts(spec.label, applies, uni.archetype_id)]
+                for fn, k, value, text in wording.continuous_facts(spec.label, applies, uni.archetype_id, uni.name_id)]
         conditioned = [k for k, e in enumerate(card.effects, start=1) if e.apply is not None]
         for k in range(vocab.MAX_CONTINUOUS):   # a condition's words are its effect's (slot_facts)
             e = uni.eff_id[(i, conditioned[k])] if k < len(conditioned) else None
@@ -121,7 +124,7 @@ def static_facts(uni: Universe, play: Play, neffects: int, nwatched: int) -> lis
         out.append(Fact("effect_card", e, i, ""))
         out += [Fact(fn, e, value, text) for fn, value, text in wording.effect_facts(n, eff)]
         out += [Fact(fn, e if k is None else e * wording.SLOT_WIDTH[fn] + k, value, text)
-                for fn, k, value, text in wording.slot_facts(n, eff, uni.archetype_id)]
+                for fn, k, value, text in wording.slot_facts(n, eff, uni.archetype_id, uni.name_id)]
         for t in vocab.TIMINGS:
             out.append(Fact(f"names_{t}", e, t in eff.timings, wording.timing_fact(n, t, t in eff.timings)))
     # the relation has room for more effects than the play uses: the spare ones never trigger,
@@ -130,7 +133,7 @@ def static_facts(uni: Universe, play: Play, neffects: int, nwatched: int) -> lis
     blank = catalogue.Effect(kind="continuous")
     empty = [(fn, None, value) for fn, value, _ in wording.effect_facts("", blank)]
     empty += [(f"names_{t}", None, False) for t in vocab.TIMINGS]
-    empty += [(fn, k, value) for fn, k, value, _ in wording.slot_facts("", blank, {})]
+    empty += [(fn, k, value) for fn, k, value, _ in wording.slot_facts("", blank, {}, {})]
     for e in range(len(uni.effects), neffects):
         out.append(Fact("effect_card", e, NONE, ""))
         out += [Fact(fn, e if k is None else e * wording.SLOT_WIDTH[fn] + k, value, "") for fn, k, value in empty]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from ygo_timing.cards.effect_format import DECK_OPS, GAME_OPS
+from ygo_timing.cards.effect_format import DECK_OPS, GAME_OPS, Select
 from ygo_timing.model import rulebook, vocab
 from ygo_timing.model.state import ATOM_FIELDS, NONE, SELECT_FIELDS, A
 
@@ -95,6 +95,7 @@ CONTINUOUS_WORDS = {
     "cannot_be_attacked": "keeps from being chosen as an attack target",
     "attacks_face_down_only": "lets attack only face-down Defense Position monsters",
     "position_lock": "changes to {position} Position{fixed}",
+    "self_destruct": "is destroyed as soon as its condition holds (in the Damage Step: after damage calculation)",
 }
 
 # a state variable's name in words (model/state.py); per-card ones follow the card's label
@@ -189,6 +190,8 @@ NAMED_VALUES = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "mon
 def atom_words(a) -> str:
     """An atom as a judge reads it: "the attacker's ATK >= 2000", "the target is face-up"."""
     who = WHO[a.of]
+    if a.quantity == "selected":
+        return f"the number of {select_words(a.select)} on the field {a.cmp} {a.value}"
     if a.quantity in TRUTH_WORDS:
         yes = (a.cmp == "==") == bool(a.value)
         if a.quantity == "direct_attack":
@@ -207,7 +210,7 @@ def atom_words(a) -> str:
     return f"{lhs} {a.cmp} {rhs}"
 
 
-def slot_facts(n, eff, archetype_id):
+def slot_facts(n, eff, archetype_id, name_id):
     """(Statics function, slot, value, words) for one effect's composition (its condition's atoms,
     target filter, costs and operations): `slot` is the slot within the effect (None: the
     function is per effect); facts.py numbers them across effects (SLOT_WIDTH)."""
@@ -238,6 +241,9 @@ def slot_facts(n, eff, archetype_id):
                         (f"{prefix}_value", k0 + k, value, words),
                         (f"{prefix}_than_quantity", k0 + k, vocab.Q[a.than[0]] if a.than else 0, words),
                         (f"{prefix}_than_of", k0 + k, vocab.SJ[a.than[1]] if a.than else 0, words)])
+            if prefix == "cond":   # the monsters a `selected` atom counts (a default selector otherwise)
+                out.extend((fn, slot, value, words if a.select else "") for fn, slot, value, _ in
+                           select_facts("cond", k0 + k, a.select or Select(), words, archetype_id, name_id))
     width = vocab.CONDITION_ATOMS
     for alt_k, alt in enumerate(eff.atoms):
         atoms("cond", alt_k * width, alt, width)
@@ -267,7 +273,7 @@ def slot_facts(n, eff, archetype_id):
                     ("operation_amount", k, o.amount, words),
                     ("operation_amount_of", k, vocab.AMOUNT_OF.index(o.amount_of), words),
                     ("operation_to", k, vocab.LP_PLAYERS.index(o.to), words),
-                    ("operation_then", k, o.then, words)] + select_facts("operation", k, o.select, words, archetype_id))
+                    ("operation_then", k, o.then, words)] + select_facts("operation", k, o.select, words, archetype_id, name_id))
     return out
 
 
@@ -276,10 +282,11 @@ SLOT_WIDTH = {**{f"cond_{f}": vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATO
               "cost": vocab.MAX_COSTS, "cost_amount": vocab.MAX_COSTS,
               **{n: vocab.MAX_OPERATIONS for n in ("operation", "operation_on", "operation_amount", "operation_amount_of",
                                                     "operation_to", "operation_then")},
-              **{f"operation_{f}": vocab.MAX_OPERATIONS for f in SELECT_FIELDS}}
+              **{f"operation_{f}": vocab.MAX_OPERATIONS for f in SELECT_FIELDS},
+              **{f"cond_{f}": vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATOMS for f in SELECT_FIELDS}}
 
 
-def continuous_facts(n, applies, archetype_id):
+def continuous_facts(n, applies, archetype_id, name_id):
     """(Statics function, slot k, value, words) for a card's continuous effects, in slot order."""
     yes = "(card text)"
     out = []
@@ -302,11 +309,11 @@ def continuous_facts(n, applies, archetype_id):
                     ("continuous_amount", k, a.amount, words),
                     ("continuous_position", k, vocab.POSITIONS.index(a.position) if a.position else 0, words),
                     ("continuous_fixed", k, int(a.fixed), words)]
-                   + select_facts("continuous", k, a.select, words, archetype_id))
+                   + select_facts("continuous", k, a.select, words, archetype_id, name_id))
     return out
 
 
-def select_facts(prefix, k, sel, words, archetype_id):
+def select_facts(prefix, k, sel, words, archetype_id, name_id):
     return [(f"{prefix}_side", k, vocab.SELECT_SIDES.index(sel.side), words),
             (f"{prefix}_filter", k, vocab.SELECT_FILTERS.index(sel.filter), words),
             (f"{prefix}_attribute", k, vocab.ATTRIBUTES.index(sel.attribute), words),
@@ -315,7 +322,9 @@ def select_facts(prefix, k, sel, words, archetype_id):
             (f"{prefix}_other", k, vocab.SELECT_OTHER.index(sel.other), words),
             (f"{prefix}_archetype", k, archetype_id.get(sel.archetype, 0), words),   # None: any
             (f"{prefix}_cards", k, vocab.SELECT_CARDS.index(sel.cards), words),
-            (f"{prefix}_special_summoned", k, int(sel.special_summoned), words)]
+            (f"{prefix}_special_summoned", k, int(sel.special_summoned), words),
+            (f"{prefix}_name", k, name_id[sel.name] if sel.name is not None else 0, words),
+            (f"{prefix}_not_attribute", k, vocab.ATTRIBUTES.index(sel.not_attribute), words)]
 
 
 def select_words(sel) -> str:
@@ -325,6 +334,8 @@ def select_words(sel) -> str:
                                 sel.monster_type.replace("_", " ") if sel.monster_type != "none" else "") if w)
     levels = "" if (sel.level_min, sel.level_max) == (0, 99) else f" of Level {sel.level_min}-{sel.level_max}"
     kin = f"\"{sel.archetype}\" " if sel.archetype else ""
+    kin += f"\"{sel.name}\" " if sel.name else ""
+    what += f"{' ' if what else ''}non-{sel.not_attribute.upper()}" if sel.not_attribute != "none" else ""
     other = "other " if sel.other is True else ""
     but = " except cards of its own name" if sel.other == "name" else ""
     summoned = "Special Summoned " if sel.special_summoned else ""

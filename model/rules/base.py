@@ -35,9 +35,9 @@ class Update:
     index: int | None  # list index for per-card / per-effect / per-link variables
     when: z3.BoolRef
     value: z3.ExprRef
-    # a settling update (GEN-18's position locks): `when` is a function of the state the step's
-    # other updates produce (a State of their terms, prefix "settle_"), and it wins over them all
-    settles: bool = False
+    # `when` reads `ctx.mid`, the state the step's other updates leave: such an update applies
+    # over their result (a self-destruction, model/rules/continuous.py); step.py says how
+    settled: bool = False
 
 
 @dataclass
@@ -120,6 +120,9 @@ class Ctx:
     def __post_init__(self):
         self.pre = State("pre_", self.ncards, self.neffects)
         self.post = State("post_", self.ncards, self.neffects)
+        # the state after without the `settled` updates (Update): never a variable of the relation,
+        # step.py replaces it by the other updates' terms
+        self.mid = State("mid_", self.ncards, self.neffects)
         self.act = Action()
         self.S = Statics()
         self.cards = range(self.ncards)

@@ -5,12 +5,20 @@ import z3
 
 from .. import vocab
 from .base import Update, part, rule
-from .effects import applying, position_locks
+from .effects import (
+    applying,
+    continuous_applies,
+    continuous_condition,
+    monster_effects_negated,
+    position_locks,
+    slot,
+    source_live,
+)
 
 
-@rule("GEN-18", "A continuous effect (stat modifiers, cannot attack, position locks...) applies "
-      "only while its card is face-up on the field, and not to a monster whose effects \"negate the "
-      "effects of face-up monsters\" negates; a position lock holds after every step.",
+@rule("GEN-18", "A continuous effect (stat modifiers, attack limits, position locks, self-destruction) "
+      "applies only while its card is face-up on the field, and not to a monster whose effects "
+      "\"negate the effects of face-up monsters\" negates.",
       ["S1 65-78", "card text"], shape="permission", name="continuous.applies")
 def gen18(ctx):
     # the readers (damage calculation, BP-5, BP-6, the resolution of a drained monster's effect)
@@ -18,22 +26,63 @@ def gen18(ctx):
     return {"continuous_effects": z3.BoolVal(True)}
 
 
+# the Damage Step's parts before, and from, after damage calculation (D2-4, D4-2)
+UNTIL_CALC = ("ds_start", "ds_before_calc", "ds_during_calc")
+FROM_AFTER_CALC = ("ds_after_calc", "ds_end")
+
+
 @part("GEN-18", shape="update", priority=0)
-def gen18_positions(ctx):
+def gen18_settled(ctx):
+    """The continuous effects that hold over the state each step's other updates leave
+    (`ctx.mid`: step.py applies these `settled` updates over theirs, so none reads another's
+    result and there is no cycle): position locks and self-destructions."""
+    return position_lock_updates(ctx) + self_destruct_updates(ctx)
+
+
+def position_lock_updates(ctx):
     # A position lock ("Change all face-up Level 4 or higher monsters to Defense Position") holds
     # after every step: it is read in the state the step's other updates produce, so it applies
     # the moment it begins to (its Continuous Trap resolves) and the moment a monster comes to
     # match (flipped face-up by the attack: D2-2, S0-OCG 174-175, S3 22; Special Summoned). A
     # monster in Attack Position is face-up: "changed to face-up Attack Position" (Gaap) turns a
     # face-down one face-up (no Flip Effect: it is not flipped by an attack, D2-1's mark). The
-    # sources are silent on two locks imposing opposite positions: Attack Position wins.
+    # sources are silent on two locks imposing opposite positions: Attack Position wins (the
+    # first settled update of a variable wins).
     ups = []
     for i in ctx.cards:
-        def to(n, i=i):
-            return lambda base: position_locks(ctx, i, base)[n]
-        ups += [Update("defpos", i, to(0), z3.BoolVal(False), settles=True),
-                Update("faceup", i, to(0), z3.BoolVal(True), settles=True),
-                Update("defpos", i, to(1), z3.BoolVal(True), settles=True)]
+        to_attack, to_defense, _ = position_locks(ctx, i, ctx.mid)
+        ups += [Update("defpos", i, to_attack, z3.BoolVal(False), settled=True),
+                Update("faceup", i, to_attack, z3.BoolVal(True), settled=True),
+                Update("defpos", i, to_defense, z3.BoolVal(True), settled=True)]
+    return ups
+
+
+def self_destruct_updates(ctx):
+    """A face-up card's "destroy this card" while its condition holds (self_destruct): it goes to
+    the Graveyard in the very step whose other updates make the condition true, so that no claim
+    or activation after that step finds it on the field. Its condition, and whether it is face-up
+    on the field, are read in `ctx.mid`. In the Damage Step it waits until after damage
+    calculation (D2-4's gate); there, a monster already determined destroyed by battle is not
+    destroyed by its own effect, and the others are now (D4-2's gate: without it the wait lasts
+    the whole Damage Step). A position lock's change is another settled update's result, so a
+    self-destruction reads it one step later (docs/interpretations.md)."""
+    S, mid = ctx.S, ctx.mid
+    d2_4, d4_2 = ctx.grant("self_destruct_waits"), ctx.grant("self_destruct_after_calc")   # D2-4, D4-2
+    until_calc, from_calc = ctx.win(*UNTIL_CALC, state=mid), ctx.win(*FROM_AFTER_CALC, state=mid)
+    waits = z3.And(d2_4, z3.Or(until_calc, z3.And(from_calc, z3.Not(d4_2))))
+    negated = monster_effects_negated(ctx, mid)
+    gate = ctx.grant("continuous_effects")
+    ups = []
+    for j in ctx.cards:
+        spared = z3.And(d4_2, from_calc, mid.dbb[j])
+        # destroyed by its own card effect: "cannot be destroyed by card effects" keeps it
+        unprotected = z3.And(z3.Not(mid.ind_effect[j]), z3.Not(continuous_applies(ctx, "indestructible_by_effect", j, mid)))
+        for k in range(vocab.MAX_CONTINUOUS):
+            s = slot(j, k, vocab.MAX_CONTINUOUS)
+            holds = z3.And(gate, S.cont(s) == vocab.CN["self_destruct"], source_live(ctx, j, mid, negated),
+                           continuous_condition(ctx, s, mid), unprotected)
+            ups.append(Update("loc", j, z3.And(holds, z3.Not(waits), z3.Not(spared)),
+                              z3.IntVal(vocab.L["graveyard"]), settled=True))
     return ups
 
 

@@ -40,9 +40,10 @@ def subject_card(ctx, eff, of, st, target):
     return out
 
 
-def quantity(ctx, eff, q, of, st, target):
+def quantity(ctx, eff, q, of, st, target, k=None):
     """The value of quantity `q` (an index of vocab.QUANTITIES) of subject `of` in state `st`;
-    (value, defined): an atom about a card that is not there is false whatever it compares."""
+    (value, defined): an atom about a card that is not there is false whatever it compares. `k`:
+    the condition atom slot whose selector `selected` counts (None: no selector, it is 0)."""
     S, sel = ctx.S, ctx.sel
     c = subject_card(ctx, eff, of, st, target)
     me = S.ctrl(S.inst(eff))
@@ -71,6 +72,9 @@ def quantity(ctx, eff, q, of, st, target):
         "card_kind": S.ckind(c),   # a vocab.CARD_KINDS index ("monster:synchro")
         "lp": sel(st.lp, p), "battle_damage": sel(st.bd, p), "turn": b(S.tp == p),
         "direct_attack": b(z3.And(st.attacking, st.target == NONE)), "chain_length": st.chain_len,
+        # the monsters the atom's selector picks, seen from the effect card's controller
+        "selected": z3.Sum([b(picks(ctx, me, "cond", k, j, card_state(ctx, j, st), S.inst(eff))) for j in ctx.cards])
+        if k is not None and ctx.ncards else z3.IntVal(0),
         # "during the Damage Step only": such effects apply there by D1-2 / T1
         "damage_step": b(z3.And(ctx.ds(st), ctx.grant("damage_step_effects"))),
         **{k: z3.Sum([b(t) for t in ts]) if ts else z3.IntVal(0) for k, ts in counts.items()},
@@ -87,7 +91,7 @@ def atom_holds(ctx, eff, k, prefix, st, target):
     slot (quantity `nothing`) holds."""
     F = ctx.S.atoms[prefix]
     q, of, cmp, value = F["quantity"](k), F["of"](k), F["cmp"](k), F["value"](k)
-    lhs, defined = quantity(ctx, eff, q, of, st, target)
+    lhs, defined = quantity(ctx, eff, q, of, st, target, k if prefix == "cond" else None)
     q2 = F["than_quantity"](k)
     rhs2, defined2 = quantity(ctx, eff, q2, F["than_of"](k), st, target)
     rhs = value + z3.If(q2 == 0, 0, rhs2)
@@ -145,11 +149,12 @@ def picks(ctx, owner, prefix, s, card, facts, source):
     """Selector slot `s` (functions `<prefix>_side` ...) of card `source`, controlled by `owner`,
     picks `card`, whose state is `facts`: a monster in the Monster Zone (or, for `cards:
     spells_traps`, a Spell or Trap Card in the Spell & Trap Zone or Field Zone) on that side, in
-    that position (face-up or face-down), of that Attribute, Type, Level range and archetype (0:
-    any), Special Summoned if the selector says so, and not `source` itself if the selector says
-    `other` ("another monster"), nor any card of `source`'s name if it says `other: "name"`
-    ("except \"Machina Sniper\""). The loader keeps a Spell/Trap selector to the filters a Spell or
-    Trap can meet (no battle position, Attribute, Type, Level or Special Summon)."""
+    that position (face-up or face-down), of that Attribute (or not of `not_attribute`), Type,
+    Level range, archetype and name (0: any), Special Summoned if the selector says so, and not
+    `source` itself if the selector says `other` ("another monster"), nor any card of `source`'s
+    name if it says `other: "name"` ("except \"Machina Sniper\""). The loader keeps a Spell/Trap
+    selector to the filters a Spell or Trap can meet (no battle position, Attribute, Type, Level
+    or Special Summon)."""
     S = ctx.S
     F = S.select[prefix]
     up, dpos, in_mz, ctrl, in_st, ssum = facts
@@ -163,7 +168,9 @@ def picks(ctx, owner, prefix, s, card, facts, source):
                      z3.Or(F["monster_type"](s) == 0, F["monster_type"](s) == S.monster_type(card)),
                      S.level(card) >= F["level_min"](s), S.level(card) <= F["level_max"](s),
                      z3.Or(F["archetype"](s) == 0, F["archetype"](s) == S.archetype(card)),
-                     z3.Or(F["special_summoned"](s) == 0, ssum))
+                     z3.Or(F["special_summoned"](s) == 0, ssum),
+                     z3.Or(F["name"](s) == 0, F["name"](s) == S.name_id(card)),
+                     z3.Or(F["not_attribute"](s) == 0, F["not_attribute"](s) != S.attribute(card)))
     other = F["other"](s)
     not_source = z3.Or(other == 0, z3.And(card != source, z3.Or(other == vocab.SELECT_OTHER.index(True),
                                                                   S.name_id(card) != S.name_id(source))))
@@ -205,14 +212,16 @@ def _applying(ctx, kind, st):
     return out
 
 
-def continuous_condition(ctx, s):
+def continuous_condition(ctx, s, st=None):
     """Continuous slot s's condition holds ("If this card attacks, it gains 500 ATK during the
     Damage Step only"): fact `continuous_watch` names its watched slot (0: no condition). It is
     read in the state before the step, also where the effect is read in the state after it: damage
     calculation computes the battle damage from the stats after the step, and a condition read
-    there could depend on that damage (a cycle the compiled relation refuses)."""
+    there could depend on that damage (a cycle the compiled relation refuses). A self-destruction
+    reads it in `ctx.mid` (`st`), the state the step's other updates leave (continuous.py)."""
     w = ctx.S.cont_watch(s)
-    return z3.And([z3.Implies(w == k + 1, watched_atoms(ctx, k, ctx.pre)) for k in range(ctx.nwatched)] +
+    st = ctx.pre if st is None else st
+    return z3.And([z3.Implies(w == k + 1, watched_atoms(ctx, k, st)) for k in range(ctx.nwatched)] +
                   [z3.Or(w == 0, w <= ctx.nwatched)])
 
 

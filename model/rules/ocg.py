@@ -68,9 +68,16 @@ table_rule("D2-3", "Effects that prevent a face-down monster from being attacked
                 "read only where an attack target is chosen (BP-6: the declaration and a replay's new "
                 "target), so the flipped target's protection, applying from D2-2 on, never undoes the "
                 "attack already declared; it refuses the next attack on that monster.")
-table_rule("D2-4", "Self-destroying Continuous Effects (\"Giant Kozaky\") wait until after damage "
-           "calculation.", ["S3 31", "S0-OCG 195"], expressible="partial",
-           note="Self-destruction conditions are not in the catalogue.")
+@rule("D2-4", "Self-destroying Continuous Effects (\"Giant Kozaky\") wait until after damage "
+      "calculation.", ["S3 31", "S0-OCG 195"], shape="permission", expressible="partial",
+      note="A self_destruct continuous effect (GEN-18's self-destruction update, continuous.py, "
+           "asks this rule's gate) waits during the Damage Step until after damage "
+           "calculation. Left out: self-destruction conditions the atoms cannot say (\"Zombie "
+           "Mammoth\": no Zombie in the Graveyard; the model does not hold its contents).")
+def d2_4(ctx):
+    # read by GEN-18's self-destruction (continuous.py): it waits in the Damage Step until after
+    # damage calculation
+    return {"self_destruct_waits": z3.BoolVal(True)}
 
 
 @rule("D2-5", "If the attack target is changed to face-down Defense Position before damage "
@@ -174,9 +181,17 @@ def d3_7(ctx):
 def d4_1(ctx):
     # read by damage calculation (calc.py)
     return {"destroyed_stay_until_ds_end": z3.BoolVal(True)}
-table_rule("D4-2", "A surviving self-destroying monster is destroyed now if its condition holds.",
-           ["S3 61-62", "S0-OCG 195"], expressible="partial",
-           note="Self-destruction conditions are not in the catalogue.")
+@rule("D4-2", "A surviving self-destroying monster is destroyed now if its condition holds.",
+      ["S3 61-62", "S0-OCG 195"], shape="permission", expressible="partial",
+      note="A self_destruct continuous effect (GEN-18's self-destruction update, continuous.py, "
+           "asks this rule's gate) is applied from the start of after damage calculation, "
+           "except to a monster determined destroyed by battle; without the rule it waits the "
+           "whole Damage Step. Left out: conditions the atoms cannot say (\"Zombie Mammoth\": "
+           "the Graveyard's contents).")
+def d4_2(ctx):
+    # read by GEN-18's self-destruction (continuous.py): from after damage calculation a
+    # surviving monster is destroyed if its condition holds, one destroyed by battle is not
+    return {"self_destruct_after_calc": z3.BoolVal(True)}
 table_rule("D4-3", "A monster flipped in the Damage Step is sent to the Graveyard under \"Gozen "
            "Match\" if its Attribute differs, or destroyed if it conflicts with an \"only 1\" "
            "restriction.", ["S3 63-65"], expressible="partial",
