@@ -1,6 +1,6 @@
 """Is every rule load-bearing? Remove one rule at a time and re-check the fixtures.
 
-    python -m ygo_timing.checking.ablate [--rule ID ...] PATH...
+    python -m ygo_timing.checking.ablate [--rule ID ...] [--jobs N] PATH...
 
 A rule is load-bearing when removing it flips the verdict of at least one fixture. The
 search walks the fixtures on the relation compiled without the rule; the first flip it
@@ -14,6 +14,7 @@ import re
 import sys
 
 import click
+from ygo_timing.checking import batch
 from ygo_timing.checking.check import check_play
 from ygo_timing.checking.facts import play_cards
 from ygo_timing.checking.run import Run, walk
@@ -35,29 +36,46 @@ def fast_verdict(play, cards, rid=None):
         return "undetermined"
 
 
-def load_bearing(plays, ids, progress=None):
-    """{rule ID: (fixture path, verdict with the rule, verdict without it) or None};
-    `progress(done, total)`, if given, hears of each rule tried."""
-    member = rulesets.membership()
-    cards = {p.path: play_cards(p) for p in plays}
-    base = {p.path: fast_verdict(p, cards[p.path]) for p in plays}
-    out = {}
-    for n, rid in enumerate(ids):
-        if progress:
-            progress(n, len(ids))
-        out[rid] = None
+class Search:
+    """The search for one rule's flip, as a picklable function of the rule ID (so that
+    `batch.ordered_map` can spread the rules over processes): the fixtures' catalogues and
+    their verdicts with every rule are worked out once, before any worker starts."""
+
+    def __init__(self, plays):
+        self.plays = plays
+        self.member = rulesets.membership()
+        self.cards = {p.path: play_cards(p) for p in plays}
+        self.base = {p.path: fast_verdict(p, self.cards[p.path]) for p in plays}
+
+    def __call__(self, rid):
+        """(fixture path, verdict with the rule, verdict without it) of the first fixture whose
+        verdict removing `rid` flips, confirmed by the solver; None if none does."""
         # the fixtures written for it first, then the rest by size (each size is one compilation)
-        mine = [p for p in plays if rid in p.rules]
-        rest = sorted((p for p in plays if p not in mine), key=lambda p: len(p.cards))
+        mine = [p for p in self.plays if rid in p.rules]
+        rest = sorted((p for p in self.plays if p not in mine), key=lambda p: len(p.cards))
         for p in mine + rest:
-            if (p.ruleset or "ocg") not in member.get(rid, []):
+            if (p.ruleset or "ocg") not in self.member.get(rid, []):
                 continue
-            if fast_verdict(p, cards[p.path], rid) == base[p.path]:
+            base = self.base[p.path]
+            if fast_verdict(p, self.cards[p.path], rid) == base:
                 continue
             solver = check_play(p, without=frozenset([rid])).verdict
-            if solver != base[p.path] and solver in ("legal", "illegal"):
-                out[rid] = (p.path, base[p.path], solver)
-                break
+            if solver != base and solver in ("legal", "illegal"):
+                return (p.path, base, solver)
+        return None
+
+
+def load_bearing(plays, ids, progress=None, jobs=1):
+    """{rule ID: (fixture path, verdict with the rule, verdict without it) or None};
+    `progress(done, total)`, if given, hears of each rule as its answer comes; `jobs` > 1
+    searches that many rules at once, in as many processes (each compiles its own relations:
+    a relation without a rule is never cached)."""
+    out = {}
+    answers = batch.ordered_map(Search(plays), ids, jobs, chunk=1)
+    for n, (rid, flip) in enumerate(zip(ids, answers)):
+        if progress:
+            progress(n, len(ids))
+        out[rid] = flip
     return out
 
 
@@ -76,10 +94,12 @@ def documented(path):
 @click.command()
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--rule", "only", multiple=True, help="Only these rule IDs (default: all).")
+@click.option("--jobs", default=1, type=click.IntRange(1, 64), show_default=True,
+              help="Rules searched at once, each in its own process.")
 @click.option("--documented", "doc", type=click.Path(exists=True, dir_okay=False),
               help="Pass (exit 0) when the rules that flip nothing are exactly those this file "
                    "explains (docs/interpretations.md).")
-def main(paths, only, doc):
+def main(paths, only, jobs, doc):
     try:
         plays = [load(str(f)) for f in play_files(paths)]
     except PlayError as e:
@@ -87,7 +107,7 @@ def main(paths, only, doc):
         sys.exit(2)
     ids = list(only) or [e["id"] for e in rule_catalogue()]
     with Progress("ablating rules") as bar:
-        found = load_bearing(plays, ids, bar)
+        found = load_bearing(plays, ids, bar, jobs)
     for rid in ids:
         flip = found[rid]
         click.echo(f"{rid}: " + (f"{flip[0]} ({flip[1]} -> {flip[2]} without it)" if flip else "NO FLIP"))
