@@ -113,6 +113,8 @@ BAD = [
      "'level_max' is about monsters"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "spells_traps", "special_summoned": True}}]),
      "'special_summoned' is about monsters"),
+    (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "spells_traps", "not_attribute": "light"}}]),
+     "'not_attribute' is about monsters"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "spells_traps", "filter": "defense_position"}}]),
      "has no battle position"),
     (dict(kind="continuous", apply={"do": "indestructible_by_effect", "on": "all", "select": {"cards": "spells_traps"}}),
