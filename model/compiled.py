@@ -29,6 +29,7 @@ from collections import OrderedDict
 import z3
 
 from . import diskcache
+from .dag import Reads
 from .state import ACTIONS
 
 FORMAT = 3   # bump when the generated code's shape changes
@@ -323,7 +324,7 @@ def generate(rel) -> str:
         # the state after: each post variable's equation, in dependency order
         rhs = {v.decl().name(): simple(eq.arg(1)) for (_, v), eq in zip(post, rel.transition)}
         done: dict[str, str] = {}
-        refs = PostRefs(set(post_names), ctx.pre.window.ctx)
+        refs = Reads(set(post_names), ctx.pre.window.ctx)
 
         def emit_post(name, path=()):
             if name in done:
@@ -383,20 +384,6 @@ def _substitute_all(term, pairs):
     a = (z3.Ast * len(pairs))(*(p[0].as_ast() for p in pairs))
     b = (z3.Ast * len(pairs))(*(p[1].as_ast() for p in pairs))
     return z3.z3._to_expr_ref(z3.Z3_substitute(term.ctx.ref(), term.as_ast(), len(pairs), a, b), term.ctx)
-
-
-class PostRefs:
-    """Which post-state variables a term reads (memoised over the shared DAG)."""
-
-    def __init__(self, post_names: set, ctx):
-        self.post_names, self.c, self.memo = post_names, ctx.ref(), {}
-
-    def of(self, term) -> frozenset:
-        c, memo = self.c, self.memo
-        for node in post_order(c, term, memo.__contains__):
-            own = {node.name} if node.name in self.post_names and not node.kids else set()
-            memo[node.id] = frozenset(own.union(*(memo[z3.Z3_get_ast_id(c, k)] for k in node.kids)))
-        return memo[z3.Z3_get_ast_id(c, term.as_ast())]
 
 
 class Evaluator:

@@ -15,6 +15,7 @@ from functools import cached_property, lru_cache
 import z3
 
 from . import diskcache, rulesets
+from .dag import Reads
 from .rules import RULES, Ctx, tables
 from .state import State
 
@@ -144,10 +145,9 @@ class StepRelation:
         mid_of = {v.decl().name(): name for name, v in ctx.mid.fields()}
         post_var = dict(ctx.post.fields())
         mid_var = dict(ctx.mid.fields())
-        from .compiled import PostRefs   # one walk of the shared DAG for every term's reads
         memo: dict[str, z3.ExprRef] = {}
         busy: set = set()
-        post_refs, mid_refs = PostRefs(set(post_of), ctx.pre.window.ctx), PostRefs(set(mid_of), ctx.pre.window.ctx)
+        post_refs, mid_refs = Reads(set(post_of), ctx.pre.window.ctx), Reads(set(mid_of), ctx.pre.window.ctx)
         direct = {name: {post_of[n] for n in post_refs.of(rhs[name])} for name in rhs}
         tainted = set(settled)   # the variables whose ordinary term reads a settled one
         grown = True
