@@ -387,9 +387,9 @@ def _select(r: Reader, o, w, on, continuous=False):
                  sr.get(sel, "filter", str, "any", choices=vocab.SELECT_FILTERS, what=w), attribute.lower(),
                  sr.get(sel, "monster_type", str, "none", choices=vocab.MONSTER_TYPES, what=w),
                  sr.get(sel, "level_min", int, 0, what=w), sr.get(sel, "level_max", int, 99, what=w),
-                 _other(sr, sel, w), _archetype(sr, sel, w),
+                 _other(sr, sel, w), _name_key(sr, sel, w, "archetype"),
                  sr.get(sel, "cards", str, "monsters", choices=vocab.SELECT_CARDS, what=w),
-                 _special_summoned(sr, sel, w), _archetype(sr, sel, w, "name"), not_attribute.lower())
+                 _special_summoned(sr, sel, w), _name_key(sr, sel, w, "name"), not_attribute.lower())
     if not 0 <= out.level_min <= out.level_max <= 99:
         sr.fail("level_min", f"{w}: a Level range is 0 <= level_min <= level_max <= 99; this one picks no monster ever")
     if out.cards == "spells_traps":
@@ -423,7 +423,7 @@ def _other(sr: Reader, sel, w):
                      f"card's name), got {short(other)}")
 
 
-def _archetype(sr: Reader, sel, w, key="archetype"):
+def _name_key(sr: Reader, sel, w, key):
     """An archetype's (or, `key` "name", a card's) name, or None: any."""
     if key not in sel:
         return None
