@@ -28,7 +28,7 @@ from collections import OrderedDict
 
 import z3
 
-from . import diskcache
+from . import dag, diskcache
 from .dag import Reads
 from .state import ACTIONS
 
@@ -90,31 +90,35 @@ class Node:
     __slots__ = ("id", "kind", "name", "kids", "is_bool", "numeral")
 
     def __init__(self, c, a):
-        self.id = z3.Z3_get_ast_id(c, a)
-        ast_kind = z3.Z3_get_ast_kind(c, a)
-        self.numeral = z3.Z3_get_numeral_string(c, a) if ast_kind == z3.Z3_NUMERAL_AST else None
+        self.id = dag.ast_id(c, a)
+        kind = dag.ast_kind(c, a)
+        self.numeral = dag.numeral(c, a) if kind == z3.Z3_NUMERAL_AST else None
         if self.numeral is not None:
             self.kind, self.name, self.kids = K.Z3_OP_ANUM, "", []
-        elif ast_kind == z3.Z3_APP_AST:
-            d = z3.Z3_get_app_decl(c, a)
-            self.kind = z3.Z3_get_decl_kind(c, d)
-            self.name = z3.Z3_get_symbol_string(c, z3.Z3_get_decl_name(c, d))
-            self.kids = [z3.Z3_get_app_arg(c, a, i) for i in range(z3.Z3_get_app_num_args(c, a))]
+        elif kind == z3.Z3_APP_AST:
+            d = dag.app_decl(c, a)
+            self.kind = dag.decl_kind(c, d)
+            self.name = dag.decl_name(c, d)
+            self.kids = dag.kids(c, a)
         else:
             raise CompileError("a quantifier or bound variable")
-        self.is_bool = z3.Z3_get_sort_kind(c, z3.Z3_get_sort(c, a)) == z3.Z3_BOOL_SORT
+        self.is_bool = dag.sort_kind(c, dag.sort_of(c, a)) == z3.Z3_BOOL_SORT
 
 
-def post_order(c, term, done):
+def post_order(c, term, done, nodes: dict):
     """The nodes under `term` that are not `done(id)` yet, children first (iteratively: the
-    terms are deep). The caller marks each node done before asking for the next."""
+    terms are deep). The caller marks each node done before asking for the next. `nodes` (id ->
+    Node) is shared by the step functions, whose terms share most of their nodes."""
     stack = [(term.as_ast(), None)]
     while stack:
         a, node = stack.pop()
-        if done(z3.Z3_get_ast_id(c, a)):
+        nid = dag.ast_id(c, a)
+        if done(nid):
             continue
         if node is None:
-            node = Node(c, a)
+            node = nodes.get(nid)
+            if node is None:
+                node = nodes[nid] = Node(c, a)
             if node.kids:
                 stack.append((a, node))
                 stack.extend((k, None) for k in node.kids)
@@ -148,8 +152,8 @@ class Emitter:
     several parents, a root (a post value, a restriction, a definition's pair) and an expression
     beyond MAX_DEPTH / MAX_LENGTH stay variables, computed once."""
 
-    def __init__(self, leaves: dict, statics: Statics, defined: set, ctx):
-        self.leaves, self.statics, self.defined = leaves, statics, defined
+    def __init__(self, leaves: dict, statics: Statics, defined: set, ctx, nodes: dict):
+        self.leaves, self.statics, self.defined, self.nodes = leaves, statics, defined, nodes
         self.c = ctx.ref()
         self.names: dict[int, str] = {}
         self.ops: dict[int, Op] = {}       # node id -> its operation, in creation order
@@ -165,9 +169,9 @@ class Emitter:
         self.keep.append(e)
         self.statics.keep.append(e)
         names, static_names = self.names, self.statics.names
-        for node in post_order(self.c, e, lambda nid: nid in names or nid in static_names):
+        for node in post_order(self.c, e, lambda nid: nid in names or nid in static_names, self.nodes):
             self._emit(node)
-        nid = z3.Z3_get_ast_id(self.c, e.as_ast())
+        nid = dag.ast_id(self.c, e.as_ast())
         self.roots.add(nid)
         return self._ref(nid)
 
@@ -192,7 +196,7 @@ class Emitter:
         if literal is not None:
             st.names[nid] = literal
             return
-        kid_ids = [z3.Z3_get_ast_id(c, a) for a in node.kids]
+        kid_ids = [dag.ast_id(c, a) for a in node.kids]
         static, leaf = all(i in st.names for i in kid_ids), False
         if k == K.Z3_OP_UNINTERPRETED and not node.kids:
             if node.name not in self.leaves:
@@ -304,27 +308,27 @@ def generate(rel) -> str:
 
     statics = Statics()
     steps, frontier = [], []
-    memo = {}
-
-    def without_lits(t):   # once per term, not once per action kind
-        if t.get_id() not in memo:
-            memo[t.get_id()] = (t, _substitute_all(t, true))
-        return memo[t.get_id()][1]
+    # which post variables each kind's terms read: one walk for all kinds, whose simplified terms
+    # share most of their nodes
+    refs = Reads(set(post_names), ctx.pre.window.ctx)
+    nodes: dict = {}   # id -> Node, for every step function (the terms are held by `statics`)
+    # every term, as the arguments of one application, so that each substitution and each kind's
+    # simplification is one z3 call over the shared DAG, not one per term (each call has its own
+    # cache, and the terms share most of their nodes); the simplified arguments are the terms
+    # one call per term gave
+    terms = [t for _, arg, value in pairs for t in (arg, value)] + [eq.arg(1) for eq in rel.transition] \
+        + restriction_terms
+    bare = _substitute_all(_bundle(terms), true)
 
     for kind in range(len(ACTIONS)):
-        kind_value = z3.IntVal(kind)
-
-        def simple(t):
-            return z3.simplify(_substitute(without_lits(t), ctx.act.kind, kind_value))
-
-        em = Emitter(dict(leaves), statics, defined, ctx.pre.window.ctx)
-        for name, arg, value in pairs:
-            a, v = em.value(simple(arg)), em.value(simple(value))
+        simple = iter(z3.simplify(_substitute(bare, ctx.act.kind, z3.IntVal(kind))).children())
+        em = Emitter(dict(leaves), statics, defined, ctx.pre.window.ctx, nodes)
+        for name, _, _ in pairs:
+            a, v = em.value(next(simple)), em.value(next(simple))
             em.statement(f"    _define(D, {name!r}, {a}, {v})")
         # the state after: each post variable's equation, in dependency order
-        rhs = {v.decl().name(): simple(eq.arg(1)) for (_, v), eq in zip(post, rel.transition)}
+        rhs = {v.decl().name(): next(simple) for _, v in post}
         done: dict[str, str] = {}
-        refs = Reads(set(post_names), ctx.pre.window.ctx)
 
         def emit_post(name, path=()):
             if name in done:
@@ -339,7 +343,7 @@ def generate(rel) -> str:
         for name in post_names:
             emit_post(name)
         em.leaves.update(done)
-        oks = [em.value(simple(t)) for t in restriction_terms]
+        oks = [em.value(t) for t in simple]
         em.finish()
         used = sorted(em.used, key=lambda n: (n[0], int(n[1:])))
         frontier.append(used)
@@ -376,6 +380,13 @@ def _substitute(term, var, value):
     """z3.substitute for one pair, without its per-call sort checks (they dominate here)."""
     a, b = (z3.Ast * 1)(var.as_ast()), (z3.Ast * 1)(value.as_ast())
     return z3.z3._to_expr_ref(z3.Z3_substitute(term.ctx.ref(), term.as_ast(), 1, a, b), term.ctx)
+
+
+def _bundle(terms):
+    """One term whose arguments are `terms`: an application of an uninterpreted function that
+    nothing else reads."""
+    bundle = z3.Function("compiled:terms", *[t.sort() for t in terms], z3.BoolSort())
+    return bundle(*terms)
 
 
 def _substitute_all(term, pairs):

@@ -15,7 +15,7 @@ from functools import cached_property, lru_cache
 import z3
 
 from . import diskcache, rulesets
-from .dag import Reads
+from .dag import Reads, names_in
 from .rules import RULES, Ctx, tables
 from .state import State
 
@@ -240,27 +240,6 @@ def rule_slices(part: list, rlits: dict, post_vars: list) -> dict[str, tuple[str
                     todo.append(v)
         kept = sorted(keep)   # in the part's order
         out[rid] = (sexpr_of([part[k] for k in kept]), sorted(set().union(*(names[k] for k in kept))))
-    return out
-
-
-def names_in(terms) -> set:
-    """The names of the uninterpreted constants and functions that occur in `terms`, read with
-    z3's C API (the Python wrappers cost ten times more on a relation's terms; the nodes stay
-    alive while `terms` are held, as in model/compiled.py)."""
-    if not terms:
-        return set()
-    c = terms[0].ctx.ref()
-    out, seen, todo = set(), set(), [t.as_ast() for t in terms]
-    while todo:
-        a = todo.pop()
-        k = z3.Z3_get_ast_id(c, a)
-        if k in seen or z3.Z3_get_ast_kind(c, a) != z3.Z3_APP_AST:
-            continue
-        seen.add(k)
-        d = z3.Z3_get_app_decl(c, a)
-        if z3.Z3_get_decl_kind(c, d) == z3.Z3_OP_UNINTERPRETED:
-            out.add(z3.Z3_get_symbol_string(c, z3.Z3_get_decl_name(c, d)))
-        todo.extend(z3.Z3_get_app_arg(c, a, n) for n in range(z3.Z3_get_app_num_args(c, a)))
     return out
 
 

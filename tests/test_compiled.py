@@ -261,7 +261,7 @@ def test_the_whole_relation_is_read_only_when_a_step_asks_it(tmp_path, monkeypat
 def emitted(*terms):
     """A function `f(P)` of the Emitter's body for `terms` over the leaves p0, p1 (P[0], P[1]),
     returning their values; the source beside it."""
-    em = compiled.Emitter({"p0": "P[0]", "p1": "P[1]"}, compiled.Statics(), set(), z3.main_ctx())
+    em = compiled.Emitter({"p0": "P[0]", "p1": "P[1]"}, compiled.Statics(), set(), z3.main_ctx(), {})
     roots = [em.value(t) for t in terms]
     em.finish()
     source = "def f(P):\n" + "\n".join(em.lines) + f"\n    return [{', '.join(roots)}]\n"

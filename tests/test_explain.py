@@ -11,8 +11,9 @@ from ygo_timing.checking.facts import play_cards
 from ygo_timing.checking.run import Run, walk
 from ygo_timing.checking.witness import Witness
 from ygo_timing.inputs.play import load
+from ygo_timing.model.dag import names_in
 from ygo_timing.model.state import A
-from ygo_timing.model.step import UNRESTRICTED, explained_part, names_in, relation
+from ygo_timing.model.step import UNRESTRICTED, explained_part, relation
 
 EXAMPLES = sorted((FIXTURES / "examples").glob("*-illegal.play"))
 

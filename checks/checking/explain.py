@@ -23,9 +23,10 @@ from ygo_timing.checking.facts import py_value
 from ygo_timing.checking.witness import Witness
 from ygo_timing.model import vocab
 from ygo_timing.model.rulebook import hints
+from ygo_timing.model.dag import names_in
 from ygo_timing.model.rules.tables import matches
 from ygo_timing.model.state import A
-from ygo_timing.model.step import UNRESTRICTED, names_in
+from ygo_timing.model.step import UNRESTRICTED
 
 
 class Unknown(Exception):
