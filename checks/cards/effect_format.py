@@ -181,8 +181,10 @@ def satisfiable(atoms) -> bool:
 
 
 # --- conditions: any and/or/not tree -> (event, alternatives) -----------------------------------
-def parse_condition(r: Reader, value, what, key="condition", allow_events=True, subject_default=None):
-    """(event name, alternatives: tuple of tuples of Atom) of a condition tree at `key`."""
+def parse_condition(r: Reader, value, what, key="condition", allow_events=True, subject_default=None, limit=None):
+    """(event name, alternatives: tuple of tuples of Atom) of a condition tree at `key`. `limit`:
+    (alternatives, atoms, the message) when the slots are fewer than a condition's (a target's
+    filter)."""
     alts = _dnf(Reader(r.doc, r.path, r.where + (key,)), value, what, allow_events, subject_default)
     events = {frozenset(e for e in alt if isinstance(e, str)) for alt in alts}
     if len(events) > 1:
@@ -206,6 +208,10 @@ def parse_condition(r: Reader, value, what, key="condition", allow_events=True, 
         return event, ()
     if not alternatives:
         r.fail(key, f"{what}: this condition holds for no card or state ever")
+    if limit is not None:
+        most_alternatives, most_atoms, message = limit
+        if len(alternatives) > most_alternatives or any(len(a) > most_atoms for a in alternatives):
+            r.fail(key, message)
     if len(alternatives) > vocab.CONDITION_ALTERNATIVES or any(len(a) > vocab.CONDITION_ATOMS for a in alternatives):
         r.fail(key, f"{what}: a condition may have at most {vocab.CONDITION_ALTERNATIVES} alternatives ('any') "
                     f"of at most {vocab.CONDITION_ATOMS} atoms each once written as an 'any' of 'all's; "
@@ -299,13 +305,13 @@ def parse_target(r: Reader, d, what):
     if "filter" not in t:
         return (), implied
     _, alts = parse_condition(tr, t["filter"], f"{what} target filter", key="filter", allow_events=False,
-                              subject_default="target")
-    if len(alts) > 1 or any(len(a) > vocab.TARGET_FILTER_ATOMS for a in alts):
-        tr.fail("filter", f"{what}: a target's filter is at most {vocab.TARGET_FILTER_ATOMS} atoms that must all hold")
+                              subject_default="target",
+                              limit=(1, vocab.TARGET_FILTER_ATOMS, f"{what}: a target's filter is at most "
+                                     f"{vocab.TARGET_FILTER_ATOMS} atoms that must all hold (no 'any')"))
     atoms = alts[0] if alts else ()
     for a in atoms:
         if a.quantity == "selected":
-            tr.fail("filter", f"{what}: a target's filter is about the target; 'selected' counts monsters: "
+            tr.fail("filter", f"{what}: a target's filter is about the target; 'selected' counts cards on the field: "
                               "put it in 'condition'")
         other = a.of if a.of != "target" else (a.than[1] if a.than and a.than[1] != "target" else None)
         if other is not None:
