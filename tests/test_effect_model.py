@@ -97,6 +97,10 @@ GOOD = [
          condition={"quantity": "selected", "value": 0, "select": {"filter": "face_up", "name": "Kozaky"}}),
     dict(kind="continuous", condition={"quantity": "attacking", "of": "self"},
          apply={"do": "lock_spells_traps", "player": "opponent"}),
+    # two selectors are two counts: none of yours, some of the opponent's; 6 Spell/Trap Cards a side
+    dict(condition={"all": [{"quantity": "selected", "value": 0, "select": {"side": "yours"}},
+                            {"quantity": "selected", "cmp": ">=", "value": 1, "select": {"side": "opponent"}}]}),
+    dict(condition={"quantity": "selected", "value": 12, "select": {"cards": "spells_traps"}}),
     dict(kind="trigger", condition="battle_damage_dealt", not_modelled="draw 1 card from the Deck"),
     dict(operations=[{"do": "double_battle_damage", "to": "opponent"}]),   # Cross Counter
     dict(operations=[{"do": "no_battle_damage"}, {"do": "draw", "amount": 1}]),   # Defense Draw
@@ -182,6 +186,8 @@ SEMANTIC = [
     (dict(operations=[{"do": "destroy", "then": True}]), "the first operation has no operation before it"),
     (dict(kind="continuous", apply={"do": "self_destruct"}), "give the condition"),
     (dict(condition={"quantity": "selected", "value": 11, "select": {}}), "holds for no card or state ever"),
+    (dict(condition={"quantity": "selected", "value": 13, "select": {"cards": "spells_traps"}}),
+     "holds for no card or state ever"),
     # an Attribute is any case: the schema takes a string
     (dict(condition={"quantity": "selected", "value": 1, "select": {"not_attribute": "ligth"}}), "did you mean 'light'"),
     (dict(condition={"quantity": "selected", "value": 1, "select": {"attribute": "dark", "not_attribute": "light"}}),

@@ -23,7 +23,8 @@ NUMERIC = ("atk", "def", "level", "original_atk", "original_def", "lp", "monster
 # the range of each quantity, for refusing a condition no card or state can ever meet
 DOMAIN = {**{q: (0, 1) for q in TRUTH}, **{q: (0, len(v) - 1) for q, v in NAMED.items()},
           "level": (0, 13), "archetype": (0, 10**6), "chain_length": (0, vocab.MAX_CHAIN),
-          "selected": (0, 10)}   # at most 5 monsters a side
+          "selected": (0, 10)}   # at most 5 monsters a side (SELECTED_SPELLS_TRAPS: Spell/Trap Cards)
+SELECTED_SPELLS_TRAPS = (0, 12)   # at most 6 a side: 5 in the Spell & Trap Zone, 1 in the Field Zone
 MAX_ALTERNATIVES_WHILE_NORMALISING = 16
 
 
@@ -171,9 +172,11 @@ def satisfiable(atoms) -> bool:
     groups: dict = {}
     for a in atoms:
         if a.than is None and not isinstance(a.value, str):
-            groups.setdefault((a.quantity, a.of), []).append(a)
-    for (q, _), group in groups.items():
-        lo, hi = DOMAIN.get(q, (0, 10**7))
+            # `selected` atoms with different selectors count different cards
+            groups.setdefault((a.quantity, a.of, a.select), []).append(a)
+    for (q, _, select), group in groups.items():
+        lo, hi = SELECTED_SPELLS_TRAPS if select is not None and select.cards == "spells_traps" else \
+            DOMAIN.get(q, (0, 10**7))
         points = {lo, hi} | {p for a in group for p in (a.value - 1, a.value, a.value + 1)}
         if not any(lo <= p <= hi and all(_holds(p, a.cmp, a.value) for a in group) for p in points):
             return False
