@@ -184,7 +184,7 @@ NEGATED_COMPARISON = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", "
 # ("and") each: the relation has a slot per atom (model/rules/effects.py).
 CONDITION_ALTERNATIVES = 2
 CONDITION_ATOMS = 3
-TARGET_FILTER_ATOMS = 2
+TARGET_FILTER_ATOMS = 3
 
 # Costs, paid when the effect is activated (GEN-16).
 COSTS = ("none", "pay_lp", "pay_half_lp", "discard", "tribute", "send_self", "banish_self")

@@ -49,6 +49,10 @@ def test_the_schema_names_exactly_the_vocabulary():
     assert set(defs["card"]["properties"]) == catalogue.CARD_KEYS
 
 
+# "a Spell/Trap Card on the field": in the Spell & Trap Zone or the Field Zone (docs/cards-format.md)
+SPELL_TRAP_ZONES = [{"quantity": "location", "of": "target", "cmp": ">=", "value": "spell_trap_zone"},
+                    {"quantity": "location", "of": "target", "cmp": "<=", "value": "field_zone"}]
+
 GOOD = [
     # a mandatory trigger's atoms decide whether it is owed (model/rules/activation.places_trigger)
     dict(kind="trigger", mandatory=True, condition={"all": ["attacked", {"quantity": "face_up", "of": "attacker"}]}),
@@ -73,6 +77,12 @@ GOOD = [
     dict(operations=[{"do": "destroy", "on": "all", "select": {"special_summoned": True}}]),   # Fossil Dyna
     dict(target={"filter": {"all": [{"quantity": "card_kind", "of": "target", "value": "monster:synchro"},   # Follow Wing
                                     {"quantity": "yours", "of": "target"}]}}),
+    dict(kind="trigger", mandatory=True,   # Amazoness Sage: 3 filter atoms; owed while it has a target
+         condition={"all": ["battling", {"quantity": "selected", "cmp": ">=", "value": 1,
+                                         "select": {"cards": "spells_traps", "side": "opponent"}}]},
+         target={"filter": {"all": [SPELL_TRAP_ZONES[0], SPELL_TRAP_ZONES[1],
+                                    {"quantity": "yours", "of": "target", "value": False}]}},
+         operations=[{"do": "destroy", "on": "chosen"}]),
     dict(kind="continuous", apply={"do": "lock_traps"}),
     dict(kind="continuous", apply={"do": "position_lock", "on": "all", "position": "defense",   # Area B
                                    "select": {"filter": "face_up", "level_min": 4}}),
@@ -87,6 +97,10 @@ GOOD = [
          condition={"quantity": "selected", "value": 0, "select": {"filter": "face_up", "name": "Kozaky"}}),
     dict(kind="continuous", condition={"quantity": "attacking", "of": "self"},
          apply={"do": "lock_spells_traps", "player": "opponent"}),
+    # two selectors are two counts: none of yours, some of the opponent's; 6 Spell/Trap Cards a side
+    dict(condition={"all": [{"quantity": "selected", "value": 0, "select": {"side": "yours"}},
+                            {"quantity": "selected", "cmp": ">=", "value": 1, "select": {"side": "opponent"}}]}),
+    dict(condition={"quantity": "selected", "value": 12, "select": {"cards": "spells_traps"}}),
     dict(kind="trigger", condition="battle_damage_dealt", not_modelled="draw 1 card from the Deck"),
     dict(operations=[{"do": "double_battle_damage", "to": "opponent"}]),   # Cross Counter
     dict(operations=[{"do": "no_battle_damage"}, {"do": "draw", "amount": 1}]),   # Defense Draw
@@ -172,11 +186,19 @@ SEMANTIC = [
     (dict(operations=[{"do": "destroy", "then": True}]), "the first operation has no operation before it"),
     (dict(kind="continuous", apply={"do": "self_destruct"}), "give the condition"),
     (dict(condition={"quantity": "selected", "value": 11, "select": {}}), "holds for no card or state ever"),
+    (dict(condition={"quantity": "selected", "value": 13, "select": {"cards": "spells_traps"}}),
+     "holds for no card or state ever"),
     # an Attribute is any case: the schema takes a string
     (dict(condition={"quantity": "selected", "value": 1, "select": {"not_attribute": "ligth"}}), "did you mean 'light'"),
     (dict(condition={"quantity": "selected", "value": 1, "select": {"attribute": "dark", "not_attribute": "light"}}),
      "give one of them"),
     (dict(target={"filter": {"quantity": "selected", "value": 1, "select": {}}}), "put it in 'condition'"),
+    # the relation has 3 filter slots, and every atom of a filter must hold
+    (dict(target={"filter": {"all": SPELL_TRAP_ZONES + [{"quantity": "yours", "of": "target", "value": False},
+                                                        {"quantity": "face_up", "of": "target"}]}}),
+     "a target's filter is at most 3 atoms that must all hold"),
+    (dict(target={"filter": {"any": [{"quantity": "face_up", "of": "target"}, {"quantity": "yours", "of": "target"}]}}),
+     "a target's filter is at most 3 atoms that must all hold"),
 ]
 
 
@@ -379,3 +401,15 @@ def test_a_verdict_names_the_card_text_it_does_not_weigh():
     # a continuous effect is named when its card is set up, activated or not
     v = check_play(parse_text("ruleset: ocg\nA monster \"Giant Kozaky\"\nenter battle phase\n", "t.play"))
     assert v.not_modelled and v.not_modelled[0].startswith("Giant Kozaky (effect 1): ")
+
+
+def test_a_range_of_zones_is_said_as_the_zones():
+    """A filter's `location` range (Amazoness Sage: "Target 1 Spell/Trap Card your opponent controls")
+    is said as the zones it leaves, once, beside its other atoms."""
+    from ygo_timing.checking.wording import atoms_words
+    sage = catalogue.builtin()["Amazoness Sage"]
+    assert atoms_words(sage.effects[0].target_filter) == \
+        "the target is in the Spell & Trap Zone or the Field Zone and the target is not controlled by its controller"
+    dystopia = catalogue.builtin()["Destiny HERO - Dystopia"]
+    assert atoms_words(dystopia.effects[0].target_filter) == \
+        "the target is in the Monster Zone, the Spell & Trap Zone or the Field Zone"

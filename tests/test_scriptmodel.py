@@ -7,7 +7,7 @@ import cardpool
 import pytest
 from click.testing import CliRunner
 from conftest import ROOT
-from ygo_timing.cards import importer
+from ygo_timing.cards import importer, luascan, scriptmodel
 from ygo_timing.cli.main import main
 
 
@@ -77,10 +77,29 @@ def test_continuous_effects(cards):
     assert [e["apply"] for e in cards["Test Lance"]["effects"]] == [{"do": "piercing"}]
 
 
-def test_a_target_filter_beyond_two_atoms_is_unknown_never_shortened(cards):
+def test_a_target_filter_of_three_atoms(cards):
+    # "Target 1 face-up monster your opponent controls": the Monster Zone, the opponent's, face-up
     e = effect(cards, "Test Halver")
-    assert "target" in e["unknown"] and "target" not in e
+    assert e["target"] == {"filter": {"all": [{"quantity": "location", "of": "target", "value": "monster_zone"},
+                                              {"quantity": "yours", "of": "target", "value": False},
+                                              {"quantity": "face_up", "of": "target", "value": True}]}}
+    assert "unknown" not in e or "target" not in e["unknown"]
     assert e["operations"] == [{"do": "atk_halve", "on": "chosen"}]
+
+
+def test_a_target_filter_beyond_three_atoms_is_unknown_never_shortened():
+    # 4 atoms (the Monster Zone, the opponent's, face-up, Attack Position): the format holds 3, and
+    # dropping one would admit other cards; without IsAttackPos the same script gives its 3 atoms
+    def derived(test):
+        script = luascan.scan(("local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
+                               "\te1:SetType(EFFECT_TYPE_ACTIVATE)\n\te1:SetProperty(EFFECT_FLAG_CARD_TARGET)\n"
+                               "\te1:SetCode(EVENT_FREE_CHAIN)\n\te1:SetTarget(s.tg)\n\tc:RegisterEffect(e1)\nend\n"
+                               f"function s.filter(c)\n\treturn {test}\nend\n"
+                               "function s.tg(e,tp,eg,ep,ev,re,r,rp,chk,chkc)\n"
+                               "\tDuel.SelectTarget(tp,s.filter,tp,0,LOCATION_MZONE,1,1,nil)\nend\n").encode(), "c9.lua")
+        return scriptmodel.target(script.effects[0], script.functions, True)
+    assert derived("c:IsFaceup() and c:IsAttackPos()") is scriptmodel.UNKNOWN
+    assert len(derived("c:IsFaceup()").value["filter"]["all"]) == 3
 
 
 def test_choices_and_searches_are_unknown(cards):

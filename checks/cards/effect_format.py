@@ -23,7 +23,8 @@ NUMERIC = ("atk", "def", "level", "original_atk", "original_def", "lp", "monster
 # the range of each quantity, for refusing a condition no card or state can ever meet
 DOMAIN = {**{q: (0, 1) for q in TRUTH}, **{q: (0, len(v) - 1) for q, v in NAMED.items()},
           "level": (0, 13), "archetype": (0, 10**6), "chain_length": (0, vocab.MAX_CHAIN),
-          "selected": (0, 10)}   # at most 5 monsters a side
+          "selected": (0, 10)}   # at most 5 monsters a side (SELECTED_SPELLS_TRAPS: Spell/Trap Cards)
+SELECTED_SPELLS_TRAPS = (0, 12)   # at most 6 a side: 5 in the Spell & Trap Zone, 1 in the Field Zone
 MAX_ALTERNATIVES_WHILE_NORMALISING = 16
 
 
@@ -171,9 +172,11 @@ def satisfiable(atoms) -> bool:
     groups: dict = {}
     for a in atoms:
         if a.than is None and not isinstance(a.value, str):
-            groups.setdefault((a.quantity, a.of), []).append(a)
-    for (q, _), group in groups.items():
-        lo, hi = DOMAIN.get(q, (0, 10**7))
+            # `selected` atoms with different selectors count different cards
+            groups.setdefault((a.quantity, a.of, a.select), []).append(a)
+    for (q, _, select), group in groups.items():
+        lo, hi = SELECTED_SPELLS_TRAPS if select is not None and select.cards == "spells_traps" else \
+            DOMAIN.get(q, (0, 10**7))
         points = {lo, hi} | {p for a in group for p in (a.value - 1, a.value, a.value + 1)}
         if not any(lo <= p <= hi and all(_holds(p, a.cmp, a.value) for a in group) for p in points):
             return False
@@ -181,8 +184,10 @@ def satisfiable(atoms) -> bool:
 
 
 # --- conditions: any and/or/not tree -> (event, alternatives) -----------------------------------
-def parse_condition(r: Reader, value, what, key="condition", allow_events=True, subject_default=None):
-    """(event name, alternatives: tuple of tuples of Atom) of a condition tree at `key`."""
+def parse_condition(r: Reader, value, what, key="condition", allow_events=True, subject_default=None, limit=None):
+    """(event name, alternatives: tuple of tuples of Atom) of a condition tree at `key`. `limit`:
+    (alternatives, atoms, the message) when the slots are fewer than a condition's (a target's
+    filter)."""
     alts = _dnf(Reader(r.doc, r.path, r.where + (key,)), value, what, allow_events, subject_default)
     events = {frozenset(e for e in alt if isinstance(e, str)) for alt in alts}
     if len(events) > 1:
@@ -206,6 +211,10 @@ def parse_condition(r: Reader, value, what, key="condition", allow_events=True, 
         return event, ()
     if not alternatives:
         r.fail(key, f"{what}: this condition holds for no card or state ever")
+    if limit is not None:
+        most_alternatives, most_atoms, message = limit
+        if len(alternatives) > most_alternatives or any(len(a) > most_atoms for a in alternatives):
+            r.fail(key, message)
     if len(alternatives) > vocab.CONDITION_ALTERNATIVES or any(len(a) > vocab.CONDITION_ATOMS for a in alternatives):
         r.fail(key, f"{what}: a condition may have at most {vocab.CONDITION_ALTERNATIVES} alternatives ('any') "
                     f"of at most {vocab.CONDITION_ATOMS} atoms each once written as an 'any' of 'all's; "
@@ -299,13 +308,13 @@ def parse_target(r: Reader, d, what):
     if "filter" not in t:
         return (), implied
     _, alts = parse_condition(tr, t["filter"], f"{what} target filter", key="filter", allow_events=False,
-                              subject_default="target")
-    if len(alts) > 1 or any(len(a) > vocab.TARGET_FILTER_ATOMS for a in alts):
-        tr.fail("filter", f"{what}: a target's filter is at most {vocab.TARGET_FILTER_ATOMS} atoms that must all hold")
+                              subject_default="target",
+                              limit=(1, vocab.TARGET_FILTER_ATOMS, f"{what}: a target's filter is at most "
+                                     f"{vocab.TARGET_FILTER_ATOMS} atoms that must all hold (no 'any')"))
     atoms = alts[0] if alts else ()
     for a in atoms:
         if a.quantity == "selected":
-            tr.fail("filter", f"{what}: a target's filter is about the target; 'selected' counts monsters: "
+            tr.fail("filter", f"{what}: a target's filter is about the target; 'selected' counts cards on the field: "
                               "put it in 'condition'")
         other = a.of if a.of != "target" else (a.than[1] if a.than and a.than[1] != "target" else None)
         if other is not None:

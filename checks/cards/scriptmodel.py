@@ -236,7 +236,7 @@ def target(decl, functions, has_flag: bool):
     if side != "both":
         out.append(_atom("yours", "==", side == "yours"))
     out += [_atom(*a) for a in atoms]
-    if len(out) > 2:   # the format's filter holds 2 atoms; dropping one would admit other cards
+    if len(out) > vocab.TARGET_FILTER_ATOMS:   # more than the format holds; dropping one would admit other cards
         return UNKNOWN
     return Derived({"filter": {"all": out}}, line)
 

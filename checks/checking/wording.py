@@ -210,15 +210,43 @@ def atom_words(a) -> str:
     return f"{lhs} {a.cmp} {rhs}"
 
 
+LOCATION_WORDS = {"hand": "the hand", "monster_zone": "the Monster Zone", "spell_trap_zone": "the Spell & Trap Zone",
+                  "field_zone": "the Field Zone", "graveyard": "the Graveyard", "banished": "banished",
+                  "deck": "the Deck", "extra_deck": "the Extra Deck"}
+ORDERED = ("<", "<=", ">", ">=")
+
+
+def atoms_words(atoms) -> str:
+    """Atoms that must all hold, as a judge reads them; the `location` atoms about one subject that
+    compare by order (a range of zones) said as the zones they leave: "the target is in the Spell &
+    Trap Zone or the Field Zone" for `>= spell_trap_zone` and `<= field_zone`."""
+    ranges: dict = {}
+    for a in atoms:
+        if a.quantity == "location" and a.than is None and a.cmp in ORDERED:
+            ranges.setdefault(a.of, []).append(a)
+    out, said = [], set()
+    for a in atoms:
+        if a.of not in ranges or a not in ranges[a.of]:
+            out.append(atom_words(a))
+        elif a.of not in said:
+            said.add(a.of)
+            cmps = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__}
+            zones = [LOCATION_WORDS[z] for i, z in enumerate(vocab.LOCATIONS)
+                     if z in LOCATION_WORDS and all(cmps[r.cmp](i, r.value) for r in ranges[a.of])]
+            where = " or ".join(zones) if len(zones) <= 2 else ", ".join(zones[:-1]) + " or " + zones[-1]
+            out.append(f"{WHO[a.of]} is in {where}".replace("is in banished", "is banished"))
+    return " and ".join(out)
+
+
 def slot_facts(n, eff, archetype_id, name_id):
     """(Statics function, slot, value, words) for one effect's composition (its condition's atoms,
     target filter, costs and operations): `slot` is the slot within the effect (None: the
     function is per effect); facts.py numbers them across effects (SLOT_WIDTH)."""
     yes = "(card text)"
     # one sentence per condition (and per filter): an explanation shows it once, whichever slots it needs
-    condition = f"{n}: its condition: " + (" or ".join(" and ".join(atom_words(a) for a in alt) for alt in eff.atoms)
+    condition = f"{n}: its condition: " + (" or ".join(atoms_words(alt) for alt in eff.atoms)
                                                    if eff.atoms else "nothing beyond its event") + f" {yes}"
-    filter_words = f"{n}: what it targets must meet: " + (" and ".join(atom_words(a) for a in eff.target_filter)
+    filter_words = f"{n}: what it targets must meet: " + (atoms_words(eff.target_filter)
                                                           if eff.target_filter else "anything") + f" {yes}"
     out = [("condition_alternatives", None, len(eff.atoms), condition),
            ("targets", None, eff.target_filter is not None,
