@@ -22,15 +22,20 @@ from ygo_timing.model import vocab
 
 def setups(rng, count: int, cards, max_cards: int = 20, min_cards: int = 2) -> list[Play]:
     """`count` set-ups of `min_cards` to `max_cards` catalogue cards, at most 5 monsters and 5 set
-    cards a side."""
+    cards a side, and at most the effects a play may have (a card that would pass that limit is
+    left out: the catalogue's cards have 1.5 effects on average, so 20 of them often would)."""
     names = sorted(cards)
     out = []
     for _ in range(count):
         n = rng.randint(min_cards, max_cards)
         specs, used = [], {("A", "monster_zone"): 0, ("B", "monster_zone"): 0,
                            ("A", "spell_trap_zone"): 0, ("B", "spell_trap_zone"): 0}
+        effects = 0
         for name in rng.sample(names, n):
             card, player = cards[name], rng.choice("AB")
+            if effects + len(card.effects) > vocab.MAX_PLAY_EFFECTS:
+                continue
+            effects += len(card.effects)
             zone = "monster_zone" if card.type == "monster" else "spell_trap_zone"
             if rng.random() < 0.15 or used[(player, zone)] >= 5:
                 zone = "hand"
