@@ -314,8 +314,8 @@ def generate(rel) -> str:
     nodes: dict = {}   # id -> Node, for every step function (the terms are held by `statics`)
     # every term, as the arguments of one application, so that each substitution and each kind's
     # simplification is one z3 call over the shared DAG, not one per term (each call has its own
-    # cache, and the terms share most of their nodes); the simplified arguments are the terms
-    # one call per term gave
+    # cache, and the terms share most of their nodes); each simplified argument is the term
+    # simplified alone, but for the order of commutative arguments (z3 sorts them by node id)
     terms = [t for _, arg, value in pairs for t in (arg, value)] + [eq.arg(1) for eq in rel.transition] \
         + restriction_terms
     bare = _substitute_all(_bundle(terms), true)
