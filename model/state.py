@@ -151,6 +151,7 @@ class Statics:
         self.calc_amount = f("calc_modifier_amount", Int, Int)
         self.calc_to_attacker = f("calc_modifier_to_attacker", Int, Bool)
         self.calc_when = f("calc_modifier_when", Int, Int)
+        self.calc_archetype = f("calc_modifier_archetype", Int, Int)   # the attacker's, 0: any
         self.bd_mod = f("battle_damage_modifier", Int, Int)
         self.archetype = f("archetype", Int, Int)
         self.name_id = f("name_id", Int, Int)       # the play numbers its cards' names from 1

@@ -188,12 +188,16 @@ def parse_card(value, doc, path, where) -> Card:
     cm = r.get(d, "calc_modifier", dict, None, what=what)
     if cm is not None:
         cr = Reader(doc, path, where + ("calc_modifier",))
-        cr.obj(cm, {"amount", "applies_to", "when"}, f"{what} calc_modifier")
+        cr.obj(cm, {"amount", "applies_to", "when", "attacker_archetype"}, f"{what} calc_modifier")
         card.calc_modifier = {
             "amount": cr.get(cm, "amount", int, REQUIRED, what=f"{what} calc_modifier"),
             "applies_to": cr.get(cm, "applies_to", str, "attacker", choices=("attacker", "target"), what=what),
             "when": cr.get(cm, "when", str, "always", choices=vocab.CALC_MODIFIER_WHEN, what=what),
         }
+        # Skyscraper: 'When an "Elemental HERO" monster attacks, ...'
+        attacker_archetype = cr.get(cm, "attacker_archetype", str, None, what=f"{what} calc_modifier")
+        if attacker_archetype is not None:
+            card.calc_modifier["attacker_archetype"] = attacker_archetype
     effects = r.get(d, "effects", list, [], what=what)
     if len(effects) > 8:
         r.fail("effects", f"{what}: at most 8 effects per card")

@@ -54,7 +54,9 @@ class Universe:
         archetypes = sorted({c.archetype for c in self.cards if c.archetype} |
                             {a.value for c in self.cards for e in c.effects for alt in e.atoms + ((e.target_filter or ()),)
                              for a in alt if a.quantity == "archetype"} |
-                            {sel.archetype for c in self.cards for sel in selectors(c) if sel.archetype})
+                            {sel.archetype for c in self.cards for sel in selectors(c) if sel.archetype} |
+                            {c.calc_modifier["attacker_archetype"] for c in self.cards
+                             if c.calc_modifier and c.calc_modifier.get("attacker_archetype")})
         self.archetype_id = {a: n + 1 for n, a in enumerate(archetypes)}
         # a selector's `other: "name"` tells cards of one name from the others
         # and a selector's `name` its cards (a name no card of the play has gets an id of its own)
@@ -106,7 +108,7 @@ def static_facts(uni: Universe, play: Play, neffects: int, nwatched: int) -> lis
         archetype = uni.archetype_id.get(card.archetype, 0)
         out += [Fact(fn, i, value, text)
                 for fn, value, text in wording.card_facts(spec.label, spec, card, card.calc_modifier or {}, archetype,
-                                                                  uni.name_id[card.name])]
+                                                                  uni.name_id[card.name], uni.archetype_id)]
         applies = [e.apply for e in card.effects if e.apply is not None]
         out += [Fact(fn, i * vocab.MAX_CONTINUOUS + k, value, text)
                 for fn, k, value, text in wording.continuous_facts(spec.label, applies, uni.archetype_id, uni.name_id)]

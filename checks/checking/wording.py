@@ -117,9 +117,11 @@ STATE_WORDS = {
 KIND_NAMES = {v: k for k, v in A.items()}
 
 
-def card_facts(n, spec, card, cm, archetype_id, name_id):
-    """(Statics function, value, words) for one card: what it is and what its text says."""
+def card_facts(n, spec, card, cm, archetype_id, name_id, archetype_ids):
+    """(Statics function, value, words) for one card: what it is and what its text says
+    (`archetype_id`: the card's; `archetype_ids`: the play's, archetype -> id)."""
     yes = "(card text)"
+    attacker_archetype = cm.get("attacker_archetype")
     return (
         ("controller", vocab.PLAYERS.index(spec.player), f"{n}: controlled by {spec.player} (line {spec.line})"),
         ("card_kind", vocab.K[card.kind], f"{n}: {card.subtype.replace('_', '-')} {card.type} card {yes}"),
@@ -130,6 +132,9 @@ def card_facts(n, spec, card, cm, archetype_id, name_id):
         ("calc_modifier_to_attacker", cm.get("applies_to", "attacker") == "attacker", f"{n}: that bonus goes to the {cm.get('applies_to', 'attacker')} {yes}"),
         ("calc_modifier_when", vocab.CALC_MODIFIER_WHEN.index(cm.get("when", "always")),
          f"{n}: that bonus applies " + ("always" if cm.get("when", "always") == "always" else "when the attacker's ATK is lower") + f" {yes}"),
+        ("calc_modifier_archetype", archetype_ids.get(attacker_archetype, 0),
+         f"{n}: that bonus applies " + (f"only when a \"{attacker_archetype}\" monster attacks" if attacker_archetype
+                                        else "whichever monster attacks") + f" {yes}"),
         ("battle_damage_modifier", vocab.BATTLE_DAMAGE_MODIFIERS.index(card.battle_damage_modifier),
          f"{n}: " + ("does not change battle damage" if card.battle_damage_modifier == "none" else
                      f"changes battle damage ({card.battle_damage_modifier.replace('_', ' ')})") + f" {yes}"),

@@ -53,7 +53,8 @@ def outcome(ctx):
                           post.loc[j] != vocab.L["hand"], post.loc[j] != vocab.L["none"],
                           z3.Not(ctx.pre.dbb[j]), S.calc_amount(j) != 0,
                           S.calc_to_attacker(j) == to_attacker)
-            when = z3.Or(S.calc_when(j) == 0, z3.And(z3.Not(direct), t_atk > a_atk))
+            when = z3.And(z3.Or(S.calc_when(j) == 0, z3.And(z3.Not(direct), t_atk > a_atk)),
+                          z3.Or(S.calc_archetype(j) == 0, S.calc_archetype(j) == S.archetype(a)))
             parts.append(z3.If(z3.And(live, when), S.calc_amount(j), 0))
         return z3.Sum(parts) if parts else z3.IntVal(0)
 
