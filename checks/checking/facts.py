@@ -15,8 +15,10 @@ from ygo_timing.model.state import NONE
 
 
 def watched(eff) -> bool:
-    """The relation builds this effect's atoms in every state (Universe.watched)."""
-    return bool(eff.atoms) and ((eff.mandatory and eff.kind in ("trigger", "flip")) or eff.apply is not None)
+    """The relation builds this effect's atoms (and a mandatory trigger's target filter) in every
+    state (Universe.watched)."""
+    owed = eff.mandatory and eff.kind in ("trigger", "flip")
+    return (bool(eff.atoms) and (owed or eff.apply is not None)) or (owed and eff.target_filter is not None)
 
 
 def selectors(card):

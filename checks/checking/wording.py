@@ -158,6 +158,16 @@ def once_fact(label, k, once) -> str:
     return f"{label} effect {k}: {whose} effect can be activated once per turn (card text)"
 
 
+def mandatory_words(eff):
+    """A mandatory effect is owed; one that targets only while something fits what it targets
+    (model/rules/activation.places_trigger)."""
+    if not eff.mandatory:
+        return "optional"
+    if eff.target_filter is not None:
+        return "mandatory (it must be activated while a card fits what it targets)"
+    return "mandatory (it must be activated)"
+
+
 def effect_facts(n, eff):
     """(Statics function, value, words) for one effect: what its card's text does."""
     yes = "(card text)"
@@ -167,7 +177,7 @@ def effect_facts(n, eff):
         ("effect_kind", vocab.EK[eff.kind], f"{n}: {EFFECT_KIND_WORDS[eff.kind]} {yes}"),
         ("from_hand", from_ == "hand", f"{n}: " + ("activated from the hand" if from_ == "hand" else f"activated from the {from_.replace('_', ' ')}, not the hand") + f" {yes}"),
         ("from_graveyard", from_ == "graveyard", f"{n}: " + ("activated from the Graveyard" if from_ == "graveyard" else f"activated from the {from_.replace('_', ' ')}, not the Graveyard") + f" {yes}"),
-        ("mandatory", eff.mandatory, f"{n}: {'mandatory (it must be activated)' if eff.mandatory else 'optional'} {yes}"),
+        ("mandatory", eff.mandatory, f"{n}: {mandatory_words(eff)} {yes}"),
         ("atk_def", vocab.AD[eff.atk_def], f"{n}: {ATK_DEF_WORDS[eff.atk_def]} {yes}"),
         ("negates", vocab.NG[eff.negates], f"{n}: {negates} {yes}"),
         ("trigger_class", vocab.TC[eff.trigger_class], f"{n}: {TRIGGER_CLASS_WORDS[eff.trigger_class]} {yes}"),

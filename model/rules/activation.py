@@ -7,7 +7,7 @@ from .. import vocab
 from ..state import NONE
 from .base import Update, once, part, rule
 from .chain import is_trigger
-from .effects import atoms_hold, watched_atoms
+from .effects import atoms_hold, watched_atoms, watched_target
 
 MZ, STZ, FZ, HAND, GY, BAN = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "field_zone", "hand",
                                                    "graveyard", "banished"))
@@ -21,14 +21,18 @@ def condition_holds(ctx, eff, st, target):
 
 def places_trigger(ctx, eff: int, st):
     """The trigger of effect `eff` becomes pending in `st` (tables.py, GEN-8): its event holds
-    and, for a mandatory one, its atoms too ("if this card battled a Warrior monster"): once
-    pending it is forced (GEN-9). An optional trigger's atoms are checked when it is activated
-    (GEN-5). A mandatory trigger with atoms that no watched slot names is never pending (the
-    checks give every such effect a slot: checking/facts.Universe)."""
+    and, for a mandatory one, its atoms too ("if this card battled a Warrior monster") and, if it
+    targets, some card it can target (a mandatory effect that targets is not activated without
+    one: effects.watched_target, GEN-17): once pending it is forced (GEN-9). An optional
+    trigger's atoms and target are checked when it is activated (GEN-5, GEN-17). A mandatory
+    trigger with atoms or a target that no watched slot names is never pending (the checks give
+    every such effect a slot: checking/facts.Universe)."""
     def build():
         S = ctx.S
-        slots = [z3.And(S.watched(k) == eff, watched_atoms(ctx, k, st)) for k in range(ctx.nwatched)]
-        atoms = z3.Or(z3.Not(S.mandatory(eff)), S.alternatives(eff) == 0, *slots)
+        slots = [z3.And(S.watched(k) == eff, watched_atoms(ctx, k, st), watched_target(ctx, k, st))
+                 for k in range(ctx.nwatched)]
+        unwatched = z3.And(S.alternatives(eff) == 0, z3.Not(S.targets(eff)))
+        atoms = z3.Or(z3.Not(S.mandatory(eff)), unwatched, *slots)
         # a limit used this turn: its event no longer makes it pending, so it is not owed
         return z3.And(event_holds(ctx, eff, st), atoms, z3.Not(spent(ctx, eff, st)))
     return once(ctx, ("places", eff, st.prefix), build)

@@ -40,6 +40,38 @@ def subject_card(ctx, eff, of, st, target):
     return out
 
 
+def card_values(ctx, c, st, me):
+    """The card quantities (vocab.CARD_QUANTITIES) of card `c` in `st`, seen from player `me`;
+    `c` a term, or a card index (a target filter read for each card: watched_target), which
+    reads that card's fields without an If-chain over the cards."""
+    S = ctx.S
+    if isinstance(c, int):
+        def sel(values, _, default=None):
+            return values[c]
+        c_t, known = z3.IntVal(c), True
+    else:
+        sel, c_t, known = ctx.sel, c, False
+
+    def b(t):
+        return z3.If(t, 1, 0)
+    there = z3.BoolVal(True) if known else c_t != NONE
+    return {
+        "location": sel(st.loc, c_t, z3.IntVal(0)), "face_up": b(sel(st.faceup, c_t, z3.BoolVal(False))),
+        "defense_position": b(sel(st.defpos, c_t, z3.BoolVal(False))), "atk": sel(st.atk, c_t, z3.IntVal(0)),
+        "def": sel(st.def_, c_t, z3.IntVal(0)), "level": S.level(c_t), "attribute": S.attribute(c_t),
+        "monster_type": S.monster_type(c_t), "archetype": S.archetype(c_t),
+        "card_type": z3.If(S.ckind(c_t) < len(vocab.SUBTYPES["monster"]), 0,
+                           z3.If(S.ckind(c_t) < len(vocab.SUBTYPES["monster"]) + len(vocab.SUBTYPES["spell"]), 1, 2)),
+        "original_atk": S.orig_atk(c_t), "original_def": S.orig_def(c_t), "yours": b(S.ctrl(c_t) == me),
+        "battling": b(z3.And(st.attacking, there, z3.Or(c_t == st.attacker, c_t == st.target))),
+        "attacking": b(z3.And(st.attacking, there, c_t == st.attacker)),
+        "attacked": b(z3.And(st.attacking, there, c_t == st.target)),
+        # a card that leaves the field is a new card: the flag is about the monster still there
+        "special_summoned": b(z3.And(sel(st.ssum, c_t, z3.BoolVal(False)), sel(st.loc, c_t, z3.IntVal(0)) == MZ)),
+        "card_kind": S.ckind(c_t),   # a vocab.CARD_KINDS index ("monster:synchro")
+    }
+
+
 def quantity(ctx, eff, q, of, st, target, k=None):
     """The value of quantity `q` (an index of vocab.QUANTITIES) of subject `of` in state `st`;
     (value, defined): an atom about a card that is not there is false whatever it compares. `k`:
@@ -57,19 +89,7 @@ def quantity(ctx, eff, q, of, st, target, k=None):
         "hand": [z3.And(st.loc[j] == HAND, S.ctrl(j) == p) for j in ctx.cards],
     }
     values = {
-        "location": sel(st.loc, c, z3.IntVal(0)), "face_up": b(sel(st.faceup, c, z3.BoolVal(False))),
-        "defense_position": b(sel(st.defpos, c, z3.BoolVal(False))), "atk": sel(st.atk, c, z3.IntVal(0)),
-        "def": sel(st.def_, c, z3.IntVal(0)), "level": S.level(c), "attribute": S.attribute(c),
-        "monster_type": S.monster_type(c), "archetype": S.archetype(c),
-        "card_type": z3.If(S.ckind(c) < len(vocab.SUBTYPES["monster"]), 0,
-                           z3.If(S.ckind(c) < len(vocab.SUBTYPES["monster"]) + len(vocab.SUBTYPES["spell"]), 1, 2)),
-        "original_atk": S.orig_atk(c), "original_def": S.orig_def(c), "yours": b(S.ctrl(c) == me),
-        "battling": b(z3.And(st.attacking, c != NONE, z3.Or(c == st.attacker, c == st.target))),
-        "attacking": b(z3.And(st.attacking, c != NONE, c == st.attacker)),
-        "attacked": b(z3.And(st.attacking, c != NONE, c == st.target)),
-        # a card that leaves the field is a new card: the flag is about the monster still there
-        "special_summoned": b(z3.And(sel(st.ssum, c, z3.BoolVal(False)), sel(st.loc, c, z3.IntVal(0)) == MZ)),
-        "card_kind": S.ckind(c),   # a vocab.CARD_KINDS index ("monster:synchro")
+        **card_values(ctx, c, st, me),
         "lp": sel(st.lp, p), "battle_damage": sel(st.bd, p), "turn": b(S.tp == p),
         "direct_attack": b(z3.And(st.attacking, st.target == NONE)), "chain_length": st.chain_len,
         # the monsters the atom's selector picks, seen from the effect card's controller
@@ -122,6 +142,55 @@ def watched_atoms(ctx, k, st):
     functions four to six times larger (docs/performance.md)."""
     return once(ctx, ("watched", k, st.prefix),
                 lambda: atoms_hold(ctx, ctx.S.watched(k), st, z3.IntVal(NONE)))
+
+
+def filter_fits_card(ctx, eff, st, j):
+    """Card index `j` meets the target filter of effect `eff` (a term) in `st`: target_fits for a
+    known card, built from its own fields only. A filter's atoms are about the target, both sides
+    (cards/effect_format.parse_target), so only card quantities and the game's (no player's, no
+    `selected`) can occur in it."""
+    S = ctx.S
+    F = S.atoms["filter"]
+    vals = {**card_values(ctx, j, st, S.ctrl(S.inst(eff))),
+            "direct_attack": z3.If(z3.And(st.attacking, st.target == NONE), 1, 0), "chain_length": st.chain_len,
+            "damage_step": z3.If(z3.And(ctx.ds(st), ctx.grant("damage_step_effects")), 1, 0)}
+
+    def value_of(q):
+        out = z3.IntVal(0)
+        for name, v in vals.items():
+            out = z3.If(q == vocab.Q[name], v, out)
+        return out
+    atoms = []
+    for a in range(vocab.TARGET_FILTER_ATOMS):
+        k = slot(eff, a, vocab.TARGET_FILTER_ATOMS)
+        q, cmp, q2 = F["quantity"](k), F["cmp"](k), F["than_quantity"](k)
+        lhs, rhs = value_of(q), F["value"](k) + z3.If(q2 == 0, 0, value_of(q2))
+        cases = {"==": lhs == rhs, "!=": lhs != rhs, "<": lhs < rhs, "<=": lhs <= rhs, ">": lhs > rhs,
+                 ">=": lhs >= rhs}
+        out = z3.BoolVal(False)
+        for name, t in cases.items():
+            out = z3.If(cmp == vocab.CMP[name], t, out)
+        atoms.append(z3.Or(q == 0, out))
+    return z3.And(atoms)
+
+
+def watched_target(ctx, k, st):
+    """Some card can be the target of the effect watched slot `k` names in `st` (true for an
+    effect that targets nothing): it meets the effect's filter (GEN-17) and is not a monster
+    determined destroyed by battle still on the field (AB-1: it cannot be targeted). A mandatory
+    effect that targets cannot be activated without a target, so it is owed only then
+    (activation.places_trigger; docs/interpretations.md). Read only in watched slots, like
+    watched_atoms, and only the filter: for an effect whose text leaves it no choice of target
+    (`target.implied`) this asks whether any card fits, not whether that one does."""
+    def build():
+        S = ctx.S
+        eff = S.watched(k)
+        if not ctx.ncards:
+            return z3.Not(S.targets(eff))
+        marked = [z3.And(ctx.lit("AB-1"), st.dbb[j], st.loc[j] == MZ) for j in ctx.cards]
+        some = z3.Or([z3.And(filter_fits_card(ctx, eff, st, j), z3.Not(marked[j])) for j in ctx.cards])
+        return z3.Or(z3.Not(S.targets(eff)), some)
+    return once(ctx, ("watched_target", k, st.prefix), build)
 
 
 def target_fits(ctx, eff, st, target):
