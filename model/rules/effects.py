@@ -99,9 +99,7 @@ def quantity(ctx, eff, q, of, st, target, k=None):
         "damage_step": b(z3.And(ctx.ds(st), ctx.grant("damage_step_effects"))),
         **{k: z3.Sum([b(t) for t in ts]) if ts else z3.IntVal(0) for k, ts in counts.items()},
     }
-    out = z3.IntVal(0)
-    for name, v in values.items():
-        out = z3.If(q == vocab.Q[name], v, out)
+    out = of_quantity(q, values)
     card_q = z3.And(q >= vocab.Q[vocab.CARD_QUANTITIES[0]], q <= vocab.Q[vocab.CARD_QUANTITIES[-1]])
     return out, z3.Or(z3.Not(card_q), c != NONE)
 
@@ -115,12 +113,26 @@ def atom_holds(ctx, eff, k, prefix, st, target):
     q2 = F["than_quantity"](k)
     rhs2, defined2 = quantity(ctx, eff, q2, F["than_of"](k), st, target)
     rhs = value + z3.If(q2 == 0, 0, rhs2)
+    return z3.Or(q == 0, z3.And(defined, z3.Or(q2 == 0, defined2), compare(cmp, lhs, rhs)))
+
+
+def of_quantity(q, values: dict):
+    """The value of quantity `q` (a vocab.Q index) among `values` (quantity name -> term); 0 for
+    one not there."""
+    out = z3.IntVal(0)
+    for name, v in values.items():
+        out = z3.If(q == vocab.Q[name], v, out)
+    return out
+
+
+def compare(cmp, lhs, rhs):
+    """`lhs <cmp> rhs` for the comparison `cmp` (a vocab.CMP index)."""
     cases = {"==": lhs == rhs, "!=": lhs != rhs, "<": lhs < rhs, "<=": lhs <= rhs, ">": lhs > rhs,
              ">=": lhs >= rhs}
     out = z3.BoolVal(False)
     for name, t in cases.items():
         out = z3.If(cmp == vocab.CMP[name], t, out)
-    return z3.Or(q == 0, z3.And(defined, z3.Or(q2 == 0, defined2), out))
+    return out
 
 
 def atoms_hold(ctx, eff, st, target):
@@ -154,23 +166,12 @@ def filter_fits_card(ctx, eff, st, j):
     vals = {**card_values(ctx, j, st, S.ctrl(S.inst(eff))),
             "direct_attack": z3.If(z3.And(st.attacking, st.target == NONE), 1, 0), "chain_length": st.chain_len,
             "damage_step": z3.If(z3.And(ctx.ds(st), ctx.grant("damage_step_effects")), 1, 0)}
-
-    def value_of(q):
-        out = z3.IntVal(0)
-        for name, v in vals.items():
-            out = z3.If(q == vocab.Q[name], v, out)
-        return out
     atoms = []
     for a in range(vocab.TARGET_FILTER_ATOMS):
         k = slot(eff, a, vocab.TARGET_FILTER_ATOMS)
         q, cmp, q2 = F["quantity"](k), F["cmp"](k), F["than_quantity"](k)
-        lhs, rhs = value_of(q), F["value"](k) + z3.If(q2 == 0, 0, value_of(q2))
-        cases = {"==": lhs == rhs, "!=": lhs != rhs, "<": lhs < rhs, "<=": lhs <= rhs, ">": lhs > rhs,
-                 ">=": lhs >= rhs}
-        out = z3.BoolVal(False)
-        for name, t in cases.items():
-            out = z3.If(cmp == vocab.CMP[name], t, out)
-        atoms.append(z3.Or(q == 0, out))
+        lhs, rhs = of_quantity(q, vals), F["value"](k) + z3.If(q2 == 0, 0, of_quantity(q2, vals))
+        atoms.append(z3.Or(q == 0, compare(cmp, lhs, rhs)))
     return z3.And(atoms)
 
 
