@@ -235,6 +235,12 @@ def ab1(ctx):
     return z3.Implies(ctx.activating, z3.And(target_ok, quick_ok))
 
 
+@part("AB-1", shape="permission")
+def ab1_untargetable(ctx):
+    # read where a mandatory trigger asks whether some card can be its target (effects.watched_target)
+    return {"battle_destroyed_untargetable": z3.BoolVal(True)}
+
+
 @part("AB-1", shape="update", priority=PRIORITY)
 def ab1_frozen(ctx):
     pre = ctx.pre

@@ -188,7 +188,8 @@ def watched_target(ctx, k, st):
         eff = S.watched(k)
         if not ctx.ncards:
             return z3.Not(S.targets(eff))
-        marked = [z3.And(ctx.lit("AB-1"), st.dbb[j], st.loc[j] == MZ) for j in ctx.cards]
+        untargetable = ctx.grant("battle_destroyed_untargetable")   # AB-1
+        marked = [z3.And(untargetable, st.dbb[j], st.loc[j] == MZ) for j in ctx.cards]
         some = z3.Or([z3.And(filter_fits_card(ctx, eff, st, j), z3.Not(marked[j])) for j in ctx.cards])
         return z3.Or(z3.Not(S.targets(eff)), some)
     return once(ctx, ("watched_target", k, st.prefix), build)
