@@ -107,10 +107,9 @@ def static_facts(uni: Universe, play: Play, neffects: int, nwatched: int) -> lis
            Fact("turn_player", None, vocab.PLAYERS.index(play.turn_player),
                 f"turn player {play.turn_player} (line {play.line_of.get('turn_player', '-')})")]
     for i, (spec, card) in enumerate(zip(uni.specs, uni.cards)):
-        archetype = uni.archetype_id.get(card.archetype, 0)
         out += [Fact(fn, i, value, text)
-                for fn, value, text in wording.card_facts(spec.label, spec, card, card.calc_modifier or {}, archetype,
-                                                                  uni.name_id[card.name], uni.archetype_id)]
+                for fn, value, text in wording.card_facts(spec.label, spec, card, card.calc_modifier or {},
+                                                          uni.archetype_id, uni.name_id[card.name])]
         applies = [e.apply for e in card.effects if e.apply is not None]
         out += [Fact(fn, i * vocab.MAX_CONTINUOUS + k, value, text)
                 for fn, k, value, text in wording.continuous_facts(spec.label, applies, uni.archetype_id, uni.name_id)]

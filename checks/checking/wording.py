@@ -4,6 +4,7 @@ with human names ("destroyed by battle", "Chain length", "location"), and what a
 (explain.py finds the broken rules and the facts; facts.py encodes them)."""
 from __future__ import annotations
 
+import operator
 import re
 
 from ygo_timing.cards.effect_format import DECK_OPS, GAME_OPS, Select
@@ -117,11 +118,12 @@ STATE_WORDS = {
 KIND_NAMES = {v: k for k, v in A.items()}
 
 
-def card_facts(n, spec, card, cm, archetype_id, name_id, archetype_ids):
+def card_facts(n, spec, card, cm, archetype_ids, name_id):
     """(Statics function, value, words) for one card: what it is and what its text says
-    (`archetype_id`: the card's; `archetype_ids`: the play's, archetype -> id)."""
+    (`archetype_ids`: the play's archetypes, archetype -> id; 0 for none)."""
     yes = "(card text)"
     attacker_archetype = cm.get("attacker_archetype")
+    archetype_id = archetype_ids.get(card.archetype, 0)
     return (
         ("controller", vocab.PLAYERS.index(spec.player), f"{n}: controlled by {spec.player} (line {spec.line})"),
         ("card_kind", vocab.K[card.kind], f"{n}: {card.subtype.replace('_', '-')} {card.type} card {yes}"),
@@ -228,7 +230,7 @@ def atom_words(a) -> str:
 LOCATION_WORDS = {"hand": "the hand", "monster_zone": "the Monster Zone", "spell_trap_zone": "the Spell & Trap Zone",
                   "field_zone": "the Field Zone", "graveyard": "the Graveyard", "banished": "banished",
                   "deck": "the Deck", "extra_deck": "the Extra Deck"}
-ORDERED = ("<", "<=", ">", ">=")
+ORDERED = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
 def atoms_words(atoms) -> str:
@@ -245,9 +247,8 @@ def atoms_words(atoms) -> str:
             out.append(atom_words(a))
         elif a.of not in said:
             said.add(a.of)
-            cmps = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__}
             zones = [LOCATION_WORDS[z] for i, z in enumerate(vocab.LOCATIONS)
-                     if z in LOCATION_WORDS and all(cmps[r.cmp](i, r.value) for r in ranges[a.of])]
+                     if z in LOCATION_WORDS and all(ORDERED[r.cmp](i, r.value) for r in ranges[a.of])]
             where = " or ".join(zones) if len(zones) <= 2 else ", ".join(zones[:-1]) + " or " + zones[-1]
             out.append(f"{WHO[a.of]} is in {where}".replace("is in banished", "is banished"))
     return " and ".join(out)
