@@ -237,9 +237,25 @@ EFFECT_ROWS = [
     (1113, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Mender", "When your opponent's monster attacks directly while you have 1000 or less LP: gain 1000 LP."),
     (1115, BOTH, 0, MONSTER | EFFECT, 1900, 1400, 5, 0x10, "Test Lance", "If this card attacks a Defense Position monster, inflict piercing battle damage."),
     (1116, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Tide", "When your opponent's monster declares an attack: draw 1 card, then send the top 2 cards of your opponent's Deck to the GY."),
+    (1117, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Twins", "When your opponent's monster declares an attack: Activate 1 of these effects; ● Draw 1 card. ● Draw 2 cards. You can only activate 1 \"Test Twins\" per turn."),
+    (1118, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Pair", "When your opponent's monster declares an attack: Activate 1 of these effects; ● Draw 1 card. ● Draw 2 cards. You can only use each effect of \"Test Pair\" once per turn."),
 ]
 _HEAD = "local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
 _REG = "\tc:RegisterEffect(e1)\nend\n"
+
+def _two_effects(code1: str, code2: str) -> str:
+    """A Trap whose two effects ("Activate 1 of these effects") have the count limits given."""
+    def effect(k, code):
+        return (f"\tlocal e{k}=Effect.CreateEffect(c)\n\te{k}:SetCategory(CATEGORY_DRAW)\n"
+                f"\te{k}:SetType(EFFECT_TYPE_ACTIVATE)\n\te{k}:SetCode(EVENT_ATTACK_ANNOUNCE)\n"
+                f"\te{k}:SetCountLimit({code})\n\te{k}:SetCondition(s.con)\n\te{k}:SetOperation(s.op{k})\n"
+                f"\tc:RegisterEffect(e{k})\n")
+    return ("local s,id=GetID()\nfunction s.initial_effect(c)\n" + effect(1, code1) + effect(2, code2) + "end\n"
+            "function s.con(e,tp,eg,ep,ev,re,r,rp)\n\treturn Duel.IsTurnPlayer(1-tp)\nend\n"
+            "function s.op1(e,tp,eg,ep,ev,re,r,rp)\n\tDuel.Draw(tp,1,REASON_EFFECT)\nend\n"
+            "function s.op2(e,tp,eg,ep,ev,re,r,rp)\n\tDuel.Draw(tp,2,REASON_EFFECT)\nend\n")
+
+
 EFFECT_SCRIPTS = {
     1101: _HEAD + """	e1:SetCategory(CATEGORY_DESTROY)
 	e1:SetType(EFFECT_TYPE_ACTIVATE)
@@ -495,6 +511,10 @@ function s.op(e,tp,eg,ep,ev,re,r,rp)
 	end
 end
 """,
+    # two effects on one code: one limit in the engine ("You can only activate 1 ... per turn")
+    1117: _two_effects("1,id,EFFECT_COUNT_CODE_OATH", "1,id,EFFECT_COUNT_CODE_OATH"),
+    # two codes: a limit each ("each effect of ... once per turn")
+    1118: _two_effects("1,{id,1}", "1,{id,2}"),
 }
 
 

@@ -115,6 +115,15 @@ def test_draw_then_mill_a_constant_number(cards):
     assert e["operations"] == [{"do": "draw", "amount": 1, "to": "you"}, {"do": "mill", "amount": 2, "to": "opponent", "then": True}]
 
 
+def test_one_count_code_over_two_effects_is_one_limit(cards):
+    # SetCountLimit(1,id,...) on both effects: one count in the engine, "activate 1 ... per turn"
+    assert [e["once"] for e in cards["Test Twins"]["effects"]] == ["per_turn_by_card_name"] * 2
+    # {id,1} and {id,2}: a count each
+    assert [e["once"] for e in cards["Test Pair"]["effects"]] == ["per_turn_by_name"] * 2
+    assert [e["operations"] for e in cards["Test Pair"]["effects"]] == [
+        [{"do": "draw", "amount": 1, "to": "you"}], [{"do": "draw", "amount": 2, "to": "you"}]]
+
+
 def test_half_lp_cost_then_end_battle_phase(cards):
     e = effect(cards, "Test Gate")
     assert e["condition"] == "opponent_attacks" and e["cost"] == [{"do": "pay_half_lp"}]
@@ -180,7 +189,7 @@ def test_a_play_with_imported_cards_is_judged_end_to_end(tmp_path, pool):
 def test_coverage_counts_every_property_and_continuous(pool):
     imp = importer.import_pool(*map(str, pool))
     cov = imp.coverage
-    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 13   # activated effects
+    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 17   # activated effects
     assert cov["continuous.apply"] == {"derived": 3, "unknown": 0}
     assert cov["effect.operations"]["unknown"] == 2 and cov["effect.cost"]["unknown"] == 0
     assert json.dumps(cov)   # the report is JSON

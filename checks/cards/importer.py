@@ -292,7 +292,8 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str, fu
         e["mandatory"] = bool(typ & (ET["TRIGGER_F"] | ET["QUICK_F"])) or (
             ekind == "flip" and not typ & ET["TRIGGER_O"])
     # its once-per-turn limit: SetCountLimit(1) each copy's; SetCountLimit(1, id) (also with
-    # EFFECT_COUNT_CODE_OATH, or {id, n} for "each effect of") every card of its name's
+    # EFFECT_COUNT_CODE_OATH, or {id, n} for "each effect of") every card of its name's (one code
+    # over several effects: map_card's shared_limits)
     limit = d.settings.get("CountLimit")
     if limit is not None:
         args = limit.text.replace(" ", "").split(",", 1)
@@ -498,6 +499,7 @@ def map_card(row, script: luascan.Script | None, script_path: str | None, warn):
             warn(f"{script.path}: {len(effects)} activated effects; the catalogue keeps the first {MAX_EFFECTS}")
             effects, decls = effects[:MAX_EFFECTS], decls[:MAX_EFFECTS]
             unknown.append("effects")
+        shared_limits(effects, decls)
         for code, cond in script.continuous:
             if "MUST_ATTACK" in code:
                 unknown.append("must_attack")
@@ -516,6 +518,22 @@ def map_card(row, script: luascan.Script | None, script_path: str | None, warn):
         entry["import"]["script"] = script_path
     entry["source"] = f"cards.cdb id {cid}" + (f", {script_path}" if script_path else "")
     return Record(cid, entry, ot or 0, decls, script_path)
+
+
+def shared_limits(effects: list, decls: list):
+    """Effects whose SetCountLimit(1, code) names one code (`id` with or without
+    EFFECT_COUNT_CODE_OATH; `{id, n}` is its own) share one limit in the engine: "You can only
+    activate 1 "X" per turn" over a card whose text is several effects. They are written
+    `per_turn_by_card_name`; an effect whose code is its own keeps `per_turn_by_name`."""
+    codes = {}
+    for k, (e, d) in enumerate(zip(effects, decls)):
+        if e.get("once") == "per_turn_by_name":
+            code = d.settings["CountLimit"].text.replace(" ", "").split(",", 1)[1]
+            codes.setdefault(re.sub(r"[+,]EFFECT_COUNT_CODE_OATH$", "", code), []).append(k)
+    for ks in codes.values():
+        if len(ks) > 1:
+            for k in ks:
+                effects[k]["once"] = "per_turn_by_card_name"
 
 
 # --- the pool -----------------------------------------------------------------------------------

@@ -140,11 +140,14 @@ def static_facts(uni: Universe, play: Play, neffects: int, nwatched: int) -> lis
     for e in range(len(uni.effects), neffects):
         out.append(Fact("effect_card", e, NONE, ""))
         out += [Fact(fn, e if k is None else e * wording.SLOT_WIDTH[fn] + k, value, "") for fn, k, value in empty]
-    # once-per-turn limits: the effects that share one share a group (a copy's own; or every
-    # card of the name's same effect); 0 for none, and for the spare effects
+    # once-per-turn limits: the effects that share one share a group (a copy's own; or, for a
+    # player, every card of the name they control: its same effect, or every effect of it); 0 for
+    # none, and for the spare effects. A name's limit is each player's ("You can only ...": the
+    # opponent's copies keep theirs; docs/interpretations.md "Once-per-turn limits")
     groups: dict = {}
     for e, (i, k, eff) in enumerate(uni.effects):
-        key = (e,) if eff.once == "per_turn" else (uni.cards[i].name, k)
+        whose = (uni.specs[i].player, uni.cards[i].name)
+        key = {"per_turn": (e,), "per_turn_by_name": whose + (k,), "per_turn_by_card_name": whose}.get(eff.once)
         group = 0 if eff.once == "none" else groups.setdefault(key, len(groups) + 1)
         out.append(Fact("once_group", e, group, wording.once_fact(uni.specs[i].label, k, eff.once)))
     out += [Fact("once_group", e, 0, "") for e in range(len(uni.effects), neffects)]

@@ -156,7 +156,10 @@ def once_fact(label, k, once) -> str:
     """The words of a once-per-turn limit (a fact's text)."""
     if once == "none":
         return f"{label} effect {k}: its text sets no once-per-turn limit (card text)"
-    whose = "this card's" if once == "per_turn" else "any card of this name's"
+    if once == "per_turn_by_card_name":
+        return (f"{label}: its controller can activate 1 card of this name per turn, whichever of its "
+                f"effects (card text)")
+    whose = "this card's" if once == "per_turn" else "its controller's cards of this name's"
     return f"{label} effect {k}: {whose} effect can be activated once per turn (card text)"
 
 
