@@ -105,7 +105,10 @@ GOOD = [
     dict(operations=[{"do": "double_battle_damage", "to": "opponent"}]),   # Cross Counter
     dict(operations=[{"do": "no_battle_damage"}, {"do": "draw", "amount": 1}]),   # Defense Draw
     dict(operations=[{"do": "mill", "amount": 3, "to": "opponent"}]),
-    dict(once="per_turn"), dict(once="per_turn_by_name"),
+    dict(once="per_turn"), dict(once="per_turn_by_name"), dict(once="per_turn_by_card_name"),
+    # Dark Diviner: "The ATK of the attack target becomes equal to this face-up card's current ATK"
+    dict(operations=[{"do": "atk_set", "on": "attack_target", "amount": "self_atk"}]),
+    dict(operations=[{"do": "damage", "amount": "self_atk"}]),
 ]
 
 # (effect fields, what the loader's message says); the schema refuses each as well
@@ -119,6 +122,8 @@ BAD = [
     (dict(kind="continuous", cost=[{"do": "discard"}]), "never activated, so it has no cost"),
     (dict(operations=[{"do": "destroy", "on": "all"}]), "'select' (which cards) goes with"),
     (dict(operations=[{"do": "atk_add", "on": "self"}]), "needs an 'amount'"),
+    (dict(operations=[{"do": "def_set", "on": "self", "amount": "self_atk"}]), "(and 'atk_add', 'atk_set')"),
+    (dict(operations=[{"do": "atk_set", "on": "attack_target", "amount": "atk"}]), "is for 'damage' and 'gain_lp'"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"archetype": 3}}]), "an archetype is a name of 1-100"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"archetype": " "}}]), "an archetype is a name of 1-100"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"other": "names"}}]), "'other' is true (not the"),

@@ -343,8 +343,9 @@ def _operation(r: Reader, o, w, k) -> Operation:
         v = o["amount"]
         if isinstance(v, str):
             amount_of = r.get(o, "amount", str, choices=vocab.AMOUNT_OF[1:], what=w)
-            if do not in ("damage", "gain_lp"):
-                r.fail("amount", f"{w}: an amount of {v!r} is for 'damage' and 'gain_lp'")
+            if do not in ("damage", "gain_lp") and not (amount_of == "self_atk" and do in ("atk_add", "atk_set")):
+                r.fail("amount", f"{w}: an amount of {v!r} is for 'damage' and 'gain_lp'"
+                                 + (" (and 'atk_add', 'atk_set')" if amount_of == "self_atk" else ""))
         else:
             amount = r.get(o, "amount", int, 0, what=w)
     elif do in AMOUNT_OPS:
@@ -361,7 +362,7 @@ def _operation(r: Reader, o, w, k) -> Operation:
         r.fail("to", f"{w}: {do!r} moves cards from the Deck of 'you' or 'opponent'")
     if do in DECK_OPS and not 1 <= amount <= vocab.MAX_DRAW:
         r.fail("amount", f"{w}: {do!r} moves 1 to {vocab.MAX_DRAW} cards; got {amount}")
-    if amount_of != "number" and on == "all":
+    if amount_of in ("atk", "original_atk") and on == "all":
         r.fail("amount", f"{w}: an amount of one card's ATK needs one card: 'on' is not 'all'")
     select = _select(r, o, w, on)
     then = r.get(o, "then", bool, False, what=w)

@@ -14,6 +14,7 @@ show one (checking.witness), without a query.
 """
 from __future__ import annotations
 
+import re
 import weakref
 from functools import cached_property
 
@@ -143,10 +144,16 @@ class Explainer:
         facts = pre + acts
         core = []
         about = self.run.symbols(self.run.current_act)
+        # the state of a spare card (the relation's size bucket holds more cards than the play)
+        # is background, as the relation is: a core of the play's own facts explains the step
+        # ("no card has higher ATK"), not one about a card the play does not have
+        spare = re.compile(rf"{self.run.ctx.pre.prefix}c(\d+)_\w+")
+        padding = {name for name in about if (m := spare.fullmatch(name)) and int(m.group(1)) >= len(self.run.uni.specs)}
         for rid in broken:   # the facts behind each broken rule, minimised, in order
             reads = rel.slice_reads[rid]   # a fact about nothing its slice reads is in no core of it
-            mine = [t for t, name in zip(facts, about) if name in reads]
-            for t in self.minimise(lits + [rel.rlits[rid]], mine, rid):
+            mine = [t for t, name in zip(facts, about) if name in reads and name not in padding]
+            background = [t for t, name in zip(facts, about) if name in reads and name in padding]
+            for t in self.minimise(lits + [rel.rlits[rid]] + background, mine, rid):
                 if t.get_id() not in {c.get_id() for c in core}:
                     core.append(t)
         out = []

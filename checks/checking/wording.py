@@ -57,6 +57,7 @@ TRIGGER_CLASS_WORDS = {
     "position": "it triggers when the card changes its battle position",
     "other": "it triggers on another event (not moving, being flipped or changing position)",
 }
+AMOUNT_WORDS = {"atk": "its ATK", "original_atk": "its original ATK", "self_atk": "this card's ATK"}
 OPERATION_WORDS = {
     "atk_add": "changes ATK by {amount}", "atk_set": "makes ATK {amount}", "atk_halve": "halves ATK",
     "atk_double": "doubles ATK", "atk_gain_opponent": "adds the ATK of the monster it battles",
@@ -307,7 +308,7 @@ def slot_facts(n, eff, archetype_id, name_id):
         if o is None:
             out.append(("operation", k, 0, f"{n}: its effect changes nothing timing depends on {yes}" if k == 0 else ""))
             continue
-        what = OPERATION_WORDS[o.do].format(amount=o.amount)
+        what = OPERATION_WORDS[o.do].format(amount=AMOUNT_WORDS.get(o.amount_of, o.amount))
         if o.do == "double_battle_damage" and o.to == "opponent":
             what = what.replace("its controller takes", "its controller's opponent takes")
         if o.do in ("draw", "mill") and o.to == "opponent":

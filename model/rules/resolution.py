@@ -152,12 +152,25 @@ def lp_change(ctx, k, player):
     me = S.ctrl(S.inst(ctx.top_eff))
     whose = z3.If(S.op_to(s) == vocab.LP_PLAYERS.index("you"), me,
                   z3.If(S.op_to(s) == vocab.LP_PLAYERS.index("opponent"), 1 - me, S.ctrl(card)))
-    amount = z3.If(S.op_amount_of(s) == vocab.AMOUNT_OF.index("atk"), ctx.sel(pre.atk, card, z3.IntVal(0)),
-                   z3.If(S.op_amount_of(s) == vocab.AMOUNT_OF.index("original_atk"), S.orig_atk(card),
-                         S.op_amount(s)))
+    amount = operation_amount(ctx, s, card)
     sign = z3.If(S.op(s) == vocab.OP["damage"], -1, 1)
     lp_op = z3.Or(S.op(s) == vocab.OP["damage"], S.op(s) == vocab.OP["gain_lp"])
     return z3.If(z3.And(applied(ctx, k), valid(ctx, k), lp_op, whose == player), sign * amount, 0)
+
+
+def operation_amount(ctx, s, card):
+    """Operation slot s's amount (vocab.AMOUNT_OF): a number; the ATK or original ATK of `card`,
+    the card it is on (a term, or an index); or the resolving effect's own card's ATK (`self_atk`:
+    "becomes equal to this face-up card's current ATK", Dark Diviner), all as before the step."""
+    S, pre = ctx.S, ctx.pre
+
+    def atk(c):
+        return pre.atk[c] if isinstance(c, int) else ctx.sel(pre.atk, c, z3.IntVal(0))
+    values = {"atk": atk(card), "original_atk": S.orig_atk(card), "self_atk": atk(S.inst(ctx.top_eff))}
+    out = S.op_amount(s)
+    for name, value in values.items():
+        out = z3.If(S.op_amount_of(s) == vocab.AMOUNT_OF.index(name), value, out)
+    return out
 
 
 def named_player(ctx, k, me):
@@ -198,9 +211,9 @@ def resolve_effects(ctx):
     ups = []
     for k in range(OPS):
         s = op_slot(ctx, k)
-        amount = S.op_amount(s)
         for i in ctx.cards:
             on_i = hits(ctx, k, i)
+            amount = operation_amount(ctx, s, i)
 
             def do(op, var, value, on=on_i, k=k, i=i):
                 ups.append(Update(var, i, z3.And(applies(ctx, op, k), on), value))
