@@ -227,10 +227,11 @@ SELECT_FILTERS = ("any", "attack_position", "defense_position", "face_up", "face
 SELECT_OTHER = (False, True, "name")
 # filters that read a monster's battle position: a Spell/Trap selector has none
 POSITION_FILTERS = ("attack_position", "defense_position")
-# `damage` / `gain_lp`: whose LP, and how much (a number, the ATK of the card it is on, or this
-# card's current ATK: `self_atk`, also for atk_add / atk_set, "becomes equal to this card's ATK").
+# `damage` / `gain_lp`: whose LP, and how much (a number, the ATK of the card it is on, this
+# card's current ATK: `self_atk`, also for atk_add / atk_set, "becomes equal to this card's ATK";
+# the battle damage its controller's opponent took in this battle: "Sebek's Blessing").
 LP_PLAYERS = ("opponent", "you", "controller_of")
-AMOUNT_OF = ("number", "atk", "original_atk", "self_atk")
+AMOUNT_OF = ("number", "atk", "original_atk", "self_atk", "opponent_battle_damage")
 
 # Lasting battle-damage changes an operation leaves for the rest of the battle (BD-1 applies them
 # with the cards' own modifiers): to the damage its controller would take.

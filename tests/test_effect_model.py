@@ -109,6 +109,7 @@ GOOD = [
     # Dark Diviner: "The ATK of the attack target becomes equal to this face-up card's current ATK"
     dict(operations=[{"do": "atk_set", "on": "attack_target", "amount": "self_atk"}]),
     dict(operations=[{"do": "damage", "amount": "self_atk"}]),
+    dict(operations=[{"do": "gain_lp", "amount": "opponent_battle_damage", "to": "you"}]),   # Sebek's Blessing
 ]
 
 # (effect fields, what the loader's message says); the schema refuses each as well
@@ -124,6 +125,7 @@ BAD = [
     (dict(operations=[{"do": "atk_add", "on": "self"}]), "needs an 'amount'"),
     (dict(operations=[{"do": "def_set", "on": "self", "amount": "self_atk"}]), "(and 'atk_add', 'atk_set')"),
     (dict(operations=[{"do": "atk_set", "on": "attack_target", "amount": "atk"}]), "is for 'damage' and 'gain_lp'"),
+    (dict(operations=[{"do": "atk_add", "amount": "opponent_battle_damage"}]), "is for 'damage' and 'gain_lp'"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"archetype": 3}}]), "an archetype is a name of 1-100"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"archetype": " "}}]), "an archetype is a name of 1-100"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"other": "names"}}]), "'other' is true (not the"),

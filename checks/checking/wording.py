@@ -57,7 +57,8 @@ TRIGGER_CLASS_WORDS = {
     "position": "it triggers when the card changes its battle position",
     "other": "it triggers on another event (not moving, being flipped or changing position)",
 }
-AMOUNT_WORDS = {"atk": "its ATK", "original_atk": "its original ATK", "self_atk": "this card's ATK"}
+AMOUNT_WORDS = {"atk": "its ATK", "original_atk": "its original ATK", "self_atk": "this card's ATK",
+                "opponent_battle_damage": "the battle damage its controller's opponent took in this battle"}
 OPERATION_WORDS = {
     "atk_add": "changes ATK by {amount}", "atk_set": "makes ATK {amount}", "atk_halve": "halves ATK",
     "atk_double": "doubles ATK", "atk_gain_opponent": "adds the ATK of the monster it battles",

@@ -160,13 +160,17 @@ def lp_change(ctx, k, player):
 
 def operation_amount(ctx, s, card):
     """Operation slot s's amount (vocab.AMOUNT_OF): a number; the ATK or original ATK of `card`,
-    the card it is on (a term, or an index); or the resolving effect's own card's ATK (`self_atk`:
-    "becomes equal to this face-up card's current ATK", Dark Diviner), all as before the step."""
+    the card it is on (a term, or an index); the resolving effect's own card's ATK (`self_atk`:
+    "becomes equal to this face-up card's current ATK", Dark Diviner); or the battle damage its
+    controller's opponent took in this battle ("Gain Life Points equal to the Battle Damage that
+    the monster inflicted to your opponent", Sebek's Blessing), all as before the step."""
     S, pre = ctx.S, ctx.pre
+    own = S.inst(ctx.top_eff)
 
     def atk(c):
         return pre.atk[c] if isinstance(c, int) else ctx.sel(pre.atk, c, z3.IntVal(0))
-    values = {"atk": atk(card), "original_atk": S.orig_atk(card), "self_atk": atk(S.inst(ctx.top_eff))}
+    values = {"atk": atk(card), "original_atk": S.orig_atk(card), "self_atk": atk(own),
+              "opponent_battle_damage": ctx.sel(pre.bd, 1 - S.ctrl(own))}
     out = S.op_amount(s)
     for name, value in values.items():
         out = z3.If(S.op_amount_of(s) == vocab.AMOUNT_OF.index(name), value, out)
