@@ -170,7 +170,7 @@ SJ = {name: i for i, name in enumerate(SUBJECTS)}
 CARD_QUANTITIES = (
     "location", "face_up", "defense_position", "atk", "def", "level", "attribute", "monster_type",
     "archetype", "card_type", "original_atk", "original_def", "yours", "battling", "attacking",
-    "attacked", "special_summoned", "card_kind",
+    "attacked", "special_summoned", "card_kind", "destroyed_by_battle",
 )
 PLAYER_QUANTITIES = ("lp", "monsters", "cards", "hand", "battle_damage", "turn")
 # `selected`: how many monsters the atom's own `select` picks (in a condition only)
@@ -206,6 +206,8 @@ OPERATIONS = (
     # the top `amount` cards of a player's Deck (the set-up lists a Deck top first) go to the
     # hand / the Graveyard; cards the set-up does not list are not in the model
     "draw", "mill",
+    # "That monster can attack again": one more attack declaration this turn (BP-5's count)
+    "attack_again",
 )
 OP = {name: i for i, name in enumerate(OPERATIONS)}
 MAX_DRAW = 5   # cards one draw / mill operation moves

@@ -67,6 +67,7 @@ CASES = [
     ("attacking", "attacker", True, False),
     ("attacked", "attack_target", True, False),
     ("special_summoned", "attacker", False, True),
+    ("destroyed_by_battle", "attack_target", False, True),   # no damage calculation yet
     ("lp", "you", 7000, 8000),
     ("lp", "opponent", 8000, 7000),
     ("monsters", "opponent", 1, 2),

@@ -15,7 +15,7 @@ from ygo_timing.model import vocab
 from .reader import REQUIRED, Reader, did_you_mean, short
 
 TRUTH = ("face_up", "defense_position", "yours", "battling", "attacking", "attacked", "special_summoned",
-         "turn", "direct_attack", "damage_step")
+         "destroyed_by_battle", "turn", "direct_attack", "damage_step")
 NAMED = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
          "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 NUMERIC = ("atk", "def", "level", "original_atk", "original_def", "lp", "monsters", "cards", "hand",

@@ -77,6 +77,7 @@ OPERATION_WORDS = {
     "reflect_battle_damage": "makes the opponent take the battle damage its controller would take in this battle",
     "indestructible_by_battle": "makes unable to be destroyed by battle this turn",
     "indestructible_by_effect": "makes unable to be destroyed by card effects this turn",
+    "attack_again": "lets attack once more this turn",
     "draw": "makes its controller draw {amount}", "mill": "sends the top {amount} of its controller's Deck to the Graveyard",
 }
 ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "the attacking monster",
@@ -112,7 +113,7 @@ STATE_WORDS = {
     "loc": "location", "faceup": "face-up", "defpos": "in Defense Position", "atk": "ATK", "def_": "DEF",
     "dbb": "destroyed by battle", "destroyer": "destroyed a monster by battle this turn",
     "lost": "destroyed by battle this turn", "battled": "battled this turn",
-    "attacks": "attacks declared this turn", "hit_direct": "attacked directly this turn",
+    "attacks": "attacks counted against its limit this turn (BP-5)", "hit_direct": "attacked directly this turn",
     "hit_monster": "attacked a monster this turn", "flipped": "flipped face-up by the attack",
     "no_attack": "cannot attack", "trig": "trigger pending", "used": "activated this turn",
     "ssum": "Special Summoned",
@@ -203,7 +204,8 @@ WHO = {"self": "this card", "attacker": "the attacker", "attack_target": "the at
        None: "the game"}
 TRUTH_WORDS = {"face_up": "face-up", "defense_position": "in Defense Position", "yours": "controlled by its controller",
                "battling": "battling", "attacking": "attacking", "attacked": "attacked",
-               "special_summoned": "Special Summoned", "turn": "the turn player",
+               "special_summoned": "Special Summoned", "destroyed_by_battle": "destroyed by battle in this battle",
+               "turn": "the turn player",
                "direct_attack": "a direct attack", "damage_step": "the Damage Step"}
 NAMED_VALUES = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
                 "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}

@@ -86,7 +86,8 @@ def bp4_enter(ctx):
 @rule("BP-5", "Only a face-up Attack Position monster attacks; each monster can attack once "
       "per turn unless an effect allows more.", ["S1 23", "S1 57"],
       expressible="partial",
-      note="Extra attacks come only from the catalogue's `extra_attacks`; the position-change "
+      note="Extra attacks come from the catalogue's `extra_attacks` and from an `attack_again` "
+           "operation (\"That monster can attack again\"); the position-change "
            "half (a monster that attacked cannot change its battle position) has no action to "
            "check: plays do not change battle positions by hand.")
 def bp5(ctx):

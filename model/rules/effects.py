@@ -69,6 +69,8 @@ def card_values(ctx, c, st, me):
         # a card that leaves the field is a new card: the flag is about the monster still there
         "special_summoned": b(z3.And(sel(st.ssum, c_t, z3.BoolVal(False)), sel(st.loc, c_t, z3.IntVal(0)) == MZ)),
         "card_kind": S.ckind(c_t),   # a vocab.CARD_KINDS index ("monster:synchro")
+        # determined destroyed by the battle going on (AB-1's mark, until the battle ends: GEN-3)
+        "destroyed_by_battle": b(sel(st.dbb, c_t, z3.BoolVal(False))),
     }
 
 

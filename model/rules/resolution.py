@@ -246,6 +246,8 @@ def resolve_effects(ctx):
             do("set_face_down", "faceup", z3.BoolVal(False), movable)
             do("indestructible_by_battle", "ind_battle", z3.BoolVal(True))
             do("indestructible_by_effect", "ind_effect", z3.BoolVal(True))
+            # "can attack again": the attack it made no longer counts against BP-5's limit
+            do("attack_again", "attacks", pre.attacks[i] - 1, z3.And(on_i, pre.attacks[i] > 0))
     # draw / mill: cards leave the top of a Deck (a drawn card is hidden in the hand, a milled one face-up)
     for k in range(OPS):
         for i in ctx.cards:
