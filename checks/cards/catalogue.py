@@ -202,9 +202,23 @@ def parse_card(value, doc, path, where) -> Card:
     if len(effects) > 8:
         r.fail("effects", f"{what}: at most 8 effects per card")
     card.effects = [parse_effect(e, doc, path, where + ("effects", k), what) for k, e in enumerate(effects)]
+    if card.type != "monster":   # a Spell or Trap Card never battles: such a condition never holds
+        for k, e in enumerate(card.effects):
+            if e.condition in BATTLE_EVENTS_OF_THIS_CARD:
+                Reader(doc, path, where + ("effects", k)).fail(
+                    "condition", f"{what} effect {k + 1}: condition {e.condition!r} is about this card in a battle, "
+                                 f"and a {card.type.capitalize()} Card never battles; write the monster it is about "
+                                 "as atoms (e.g. {'quantity': 'attacking', 'of': 'own_battling'})")
     if sum(e.apply is not None for e in card.effects) > vocab.MAX_CONTINUOUS:
         r.fail("effects", f"{what}: at most {vocab.MAX_CONTINUOUS} continuous effects with 'apply' per card")
     return card
+
+
+# the events (vocab.CONDITIONS) about the effect's own card battling: only a monster's
+BATTLE_EVENTS_OF_THIS_CARD = (
+    "battling", "attacked", "attacked_face_down", "flipped_by_attack", "destroyed_by_battle", "destroys_by_battle",
+    "battle_damage_dealt", "attacks_face_up_defense", "attacks_face_up_level_3_or_lower", "attacks_face_up",
+    "attacks_face_down", "battled")
 
 
 def parse_effect(value, doc, path, where, what) -> Effect:
