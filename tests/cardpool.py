@@ -238,6 +238,7 @@ EFFECT_ROWS = [
     (1115, BOTH, 0, MONSTER | EFFECT, 1900, 1400, 5, 0x10, "Test Lance", "If this card attacks a Defense Position monster, inflict piercing battle damage."),
     (1116, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Tide", "When your opponent's monster declares an attack: draw 1 card, then send the top 2 cards of your opponent's Deck to the GY."),
     (1117, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Twins", "When your opponent's monster declares an attack: Activate 1 of these effects; ● Draw 1 card. ● Draw 2 cards. You can only activate 1 \"Test Twins\" per turn."),
+    (1119, BOTH, 0, TRAP | CONTINUOUS, 0, 0, 0, 0, "Test Spike", "Each time this card inflicts battle damage: inflict 300 damage."),
     (1118, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Pair", "When your opponent's monster declares an attack: Activate 1 of these effects; ● Draw 1 card. ● Draw 2 cards. You can only use each effect of \"Test Pair\" once per turn."),
 ]
 _HEAD = "local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
@@ -515,6 +516,16 @@ end
     1117: _two_effects("1,id,EFFECT_COUNT_CODE_OATH", "1,id,EFFECT_COUNT_CODE_OATH"),
     # two codes: a limit each ("each effect of ... once per turn")
     1118: _two_effects("1,{id,1}", "1,{id,2}"),
+    # a Trap's trigger on its own battle damage: an event the catalogue refuses on a Spell or Trap
+    1119: _HEAD + """	e1:SetCategory(CATEGORY_DAMAGE)
+	e1:SetType(EFFECT_TYPE_SINGLE+EFFECT_TYPE_TRIGGER_F)
+	e1:SetCode(EVENT_BATTLE_DAMAGE)
+	e1:SetRange(LOCATION_SZONE)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.op(e,tp,eg,ep,ev,re,r,rp)
+	Duel.Damage(1-tp,300,REASON_EFFECT)
+end
+""",
 }
 
 

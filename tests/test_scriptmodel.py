@@ -124,6 +124,12 @@ def test_one_count_code_over_two_effects_is_one_limit(cards):
         [{"do": "draw", "amount": 1, "to": "you"}], [{"do": "draw", "amount": 2, "to": "you"}]]
 
 
+def test_a_trap_never_battles_so_its_own_battle_event_is_unknown(cards):
+    e = effect(cards, "Test Spike")
+    assert e["condition"] == "none" and "condition" in e["unknown"]
+    assert e["operations"] == [{"do": "damage", "amount": 300, "to": "opponent"}]
+
+
 def test_half_lp_cost_then_end_battle_phase(cards):
     e = effect(cards, "Test Gate")
     assert e["condition"] == "opponent_attacks" and e["cost"] == [{"do": "pay_half_lp"}]
@@ -189,7 +195,7 @@ def test_a_play_with_imported_cards_is_judged_end_to_end(tmp_path, pool):
 def test_coverage_counts_every_property_and_continuous(pool):
     imp = importer.import_pool(*map(str, pool))
     cov = imp.coverage
-    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 17   # activated effects
+    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 18   # activated effects
     assert cov["continuous.apply"] == {"derived": 3, "unknown": 0}
     assert cov["effect.operations"]["unknown"] == 2 and cov["effect.cost"]["unknown"] == 0
     assert json.dumps(cov)   # the report is JSON

@@ -362,6 +362,9 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str, fu
         base = EVENT_CONDITION.get((codev, single), "none")
         if base == "summoned" and ekind != "trigger":
             base = "none"   # the catalogue admits `summoned` on Trigger Effects only
+        if base in catalogue.BATTLE_EVENTS_OF_THIS_CARD and not kind.startswith("monster"):
+            base = "none"   # a Spell or Trap never battles: the loader refuses such an event
+            unknown.append("condition")
         atoms = [] if cond is None or only_until else scriptmodel.condition_atoms(body)
         stated = None if atoms is None else scriptmodel.condition(
             base, atoms, codev == E["EVENT_ATTACK_ANNOUNCE"] and not single)
