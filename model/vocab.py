@@ -248,7 +248,7 @@ CONTINUOUS = (
     "indestructible_by_battle",  # the selected monsters cannot be destroyed by battle
     "indestructible_by_effect",
     "no_battle_damage",      # its controller takes no battle damage from battles involving this card
-    "lock_traps",            # Trap Cards cannot be activated, and Trap effects on the field are negated
+    "lock_traps",            # Trap Cards cannot be activated
     "lock_spells",           # Spell Cards cannot be activated
     "lock_spells_traps",     # Spell and Trap Cards cannot be activated ("If this card attacks, your opponent cannot ...")
     "negate_monster_effects",  # the effects of face-up monsters on the field are negated
@@ -266,6 +266,8 @@ CONTINUOUS = (
     "self_destruct",         # "destroy this card" while its condition holds: the card goes to the
                              # Graveyard in the step that makes the condition true (GEN-18; in the
                              # Damage Step it waits until after damage calculation: D2-4, D4-2)
+    "negate_trap_effects",   # a monster's "Negate all Trap effects on the field" (Jinzo): face-up
+                             # Traps' continuous effects do not apply, and a Trap's resolving effect does nothing
 )
 SELF_ONLY_CONTINUOUS = ("self_destruct",)   # about its own card only: `on` is "self"
 CN = {name: i for i, name in enumerate(CONTINUOUS)}

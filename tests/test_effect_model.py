@@ -233,6 +233,33 @@ def test_loader_refuses_what_the_schema_cannot_say(effect, message):
     assert message in str(e.value) and e.value.line
 
 
+def typed(card_type, effect):
+    """card(**effect) as a monster, or as a Continuous Spell / Trap."""
+    doc = card(**effect)
+    if card_type != "monster":
+        entry = doc["cards"][0]
+        entry.update(type=card_type, subtype="continuous")
+        for k in ("atk", "def", "level"):
+            del entry[k]
+    return doc
+
+
+@pytest.mark.parametrize("kind, effect, message, fits", [
+    # the negations the model reads from one kind of card (model/rules/effects.py)
+    ("monster", dict(kind="continuous", apply={"do": "negate_monster_effects"}), "is a Spell or Trap Card's effect", "trap"),
+    ("trap", dict(kind="continuous", apply={"do": "negate_trap_effects"}), "is a monster's effect", "monster"),
+    # a Spell or Trap Card never battles: an event about this card in a battle never holds
+    ("trap", dict(kind="trigger", condition="battle_damage_dealt"), "a Trap Card never battles", "monster"),
+    ("spell", dict(kind="activation", condition={"all": ["attacked", {"quantity": "lp", "of": "you", "cmp": ">", "value": 0}]}),
+     "a Spell Card never battles", "monster"),
+])
+def test_loader_refuses_what_the_card_type_rules_out(kind, effect, message, fits):
+    with pytest.raises(catalogue.CatalogueError) as e:
+        load(typed(kind, effect))
+    assert message in str(e.value) and e.value.line
+    assert load(typed(fits, effect))   # the kind of card it is about takes it
+
+
 def test_conditions_normalise_to_alternatives_of_atoms():
     c = load(card(condition={"all": ["attacked", {"not": {"any": [
         {"quantity": "level", "of": "attacker", "cmp": ">", "value": 4},

@@ -202,6 +202,11 @@ def parse_card(value, doc, path, where) -> Card:
     if len(effects) > 8:
         r.fail("effects", f"{what}: at most 8 effects per card")
     card.effects = [parse_effect(e, doc, path, where + ("effects", k), what) for k, e in enumerate(effects)]
+    for k, e in enumerate(card.effects):
+        sources = NEGATION_SOURCES.get(e.apply.do) if e.apply is not None else None
+        if sources and card.type not in sources[0]:
+            Reader(doc, path, where + ("effects", k, "apply")).fail(
+                "do", f"{what} effect {k + 1}: {e.apply.do!r} is {sources[1]}; this card is a {card.type}")
     if card.type != "monster":   # a Spell or Trap Card never battles: such a condition never holds
         for k, e in enumerate(card.effects):
             if e.condition in BATTLE_EVENTS_OF_THIS_CARD:
@@ -214,6 +219,9 @@ def parse_card(value, doc, path, where) -> Card:
     return card
 
 
+# the negations the model reads from one kind of card only (model/rules/effects.py): (types, words)
+NEGATION_SOURCES = {"negate_monster_effects": (("spell", "trap"), "a Spell or Trap Card's effect (\"Skill Drain\")"),
+                    "negate_trap_effects": (("monster",), "a monster's effect (\"Jinzo\")")}
 # the events (vocab.CONDITIONS) about the effect's own card battling: only a monster's
 BATTLE_EVENTS_OF_THIS_CARD = (
     "battling", "attacked", "attacked_face_down", "flipped_by_attack", "destroyed_by_battle", "destroys_by_battle",

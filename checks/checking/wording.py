@@ -94,6 +94,7 @@ CONTINUOUS_WORDS = {
     "lock_spells": "keeps Spell Cards from being activated",
     "lock_spells_traps": "keeps Spell and Trap Cards from being activated",
     "negate_monster_effects": "negates the effects of face-up monsters on the field",
+    "negate_trap_effects": "negates all Trap effects on the field",
     "cannot_attack": "keeps from attacking", "direct_attack": "lets attack directly",
     "piercing": "gives piercing battle damage",
     "cannot_be_attacked": "keeps from being chosen as an attack target",

@@ -17,8 +17,8 @@ from .effects import (
 
 
 @rule("GEN-18", "A continuous effect (stat modifiers, attack limits, position locks, self-destruction) "
-      "applies only while its card is face-up on the field, and not to a monster whose effects "
-      "\"negate the effects of face-up monsters\" negates.",
+      "applies only while its card is face-up on the field, not while \"negate the effects of "
+      "face-up monsters\" negates its monster, or \"negate all Trap effects\" its Trap.",
       ["S1 65-78", "card text"], shape="permission", name="continuous.applies")
 def gen18(ctx):
     # the readers (damage calculation, BP-5, BP-6, the resolution of a drained monster's effect)
@@ -88,10 +88,7 @@ def self_destruct_updates(ctx):
 
 @rule("GEN-19", "While a card's \"Trap Cards cannot be activated\" (or Spell Cards, or both) applies, no "
       "card or effect of that kind is activated by the players it names (both, or its controller's "
-      "opponent).", ["card text"], name="activation.lock",
-      expressible="partial",
-      note="The lock's other half on some cards (\"negate all Trap effects on the field\", Jinzo) is "
-           "not modelled: a face-up Trap's continuous effect still applies under it.")
+      "opponent).", ["card text"], name="activation.lock")
 def gen19(ctx):
     S, act = ctx.S, ctx.act
     traps = [k for k in vocab.CARD_KINDS if k.startswith("trap")]

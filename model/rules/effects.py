@@ -16,6 +16,7 @@ MZ, STZ, FZ, HAND = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "fi
 ATOM_SLOTS = vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATOMS
 FIELD = (MZ, STZ, FZ)
 MONSTER_KINDS = tuple(k for k in vocab.CARD_KINDS if k.startswith("monster"))
+TRAP_KINDS = tuple(k for k in vocab.CARD_KINDS if k.startswith("trap"))
 
 
 def slot(e, k, n):
@@ -258,13 +259,24 @@ def picks(ctx, owner, prefix, s, card, facts, source):
 def source_live(ctx, j, st, negated=None):
     """Card j's continuous effects apply: it is face-up on the field (a Set card waits to be
     activated: S1 65-78), and, if it is a monster in the Monster Zone, no "negate the effects of
-    face-up monsters" applies. `negated`: monster_effects_negated(ctx, st), when already built."""
-    monster = ctx.kind_is_card(j, *MONSTER_KINDS)
+    face-up monsters" applies, and if it is a Trap, no "negate all Trap effects on the field".
+    `negated`: monster_effects_negated(ctx, st), when already built."""
     negated = monster_effects_negated(ctx, st) if negated is None else negated
     # a monster the attack flipped face-up: its Continuous Effects apply at once (D2-2, T2)
     flipped = z3.And(st.flipped[j], z3.Not(ctx.grant("flipped_continuous_apply")))
     return z3.And(st.faceup[j], z3.Or([st.loc[j] == z for z in FIELD]), z3.Not(flipped),
-                  z3.Not(z3.And(monster, st.loc[j] == MZ, negated)))
+                  z3.Not(effects_negated(ctx, j, st, negated)))
+
+
+def effects_negated(ctx, j, st, drained=None):
+    """Card j (an index or a term), face-up on the field, has its effects negated: a monster in
+    the Monster Zone by a "negate the effects of face-up monsters" (`drained`:
+    monster_effects_negated, when built), a Trap by a "negate all Trap effects on the field"."""
+    drained = monster_effects_negated(ctx, st) if drained is None else drained
+    loc = st.loc[j] if isinstance(j, int) else ctx.sel(st.loc, j, z3.IntVal(0))
+    monster = z3.And(ctx.kind_is_card(j, *MONSTER_KINDS), loc == MZ, drained)
+    trap = z3.And(ctx.kind_is_card(j, *TRAP_KINDS), trap_effects_negated(ctx, st))
+    return z3.Or(monster, trap)
 
 
 def applying(ctx, kind, st):
@@ -313,6 +325,23 @@ def _monster_effects_negated(ctx, st):
         for k in range(vocab.MAX_CONTINUOUS):
             terms.append(z3.And(S.cont(slot(j, k, vocab.MAX_CONTINUOUS)) == vocab.CN["negate_monster_effects"], up))
     return z3.And(ctx.grant("continuous_effects"), z3.Or(terms)) if terms else z3.BoolVal(False)
+
+
+def trap_effects_negated(ctx, st):
+    """A monster's "Negate all Trap effects on the field" (Jinzo) applies: it is face-up in the
+    Monster Zone and its own effects are not negated. A "negate the effects of face-up monsters"
+    (Skill Drain, a Trap) negates Jinzo's and is not negated by it (docs/interpretations.md)."""
+    return once(ctx, ("trap_negated", st.prefix), lambda: _trap_effects_negated(ctx, st))
+
+
+def _trap_effects_negated(ctx, st):
+    S = ctx.S
+    terms = [z3.And(S.cont(slot(j, k, vocab.MAX_CONTINUOUS)) == vocab.CN["negate_trap_effects"], st.faceup[j],
+                    st.loc[j] == MZ, ctx.kind_is_card(j, *MONSTER_KINDS))
+             for j in ctx.cards for k in range(vocab.MAX_CONTINUOUS)]
+    if not terms:
+        return z3.BoolVal(False)
+    return z3.And(ctx.grant("continuous_effects"), z3.Not(monster_effects_negated(ctx, st)), z3.Or(terms))
 
 
 def continuous_on(ctx, j, s, card, facts):

@@ -11,10 +11,10 @@ from ..state import NONE
 from .base import Update, once, rule
 from .chain import resolution_target
 from .effects import (
-    MONSTER_KINDS,
+    FIELD,
     card_state,
     continuous_applies,
-    monster_effects_negated,
+    effects_negated,
     picks,
     position_locks,
     slot,
@@ -38,12 +38,14 @@ def live_link(ctx):
 
 def _live_link(ctx):
     """This step resolves a Chain Link that is not negated, and whose effect is not negated by a
-    "negate the effects of face-up monsters" (its monster still face-up in the Monster Zone)."""
+    "negate the effects of face-up monsters" (its monster still face-up in the Monster Zone) or a
+    "negate all Trap effects on the field" (its Trap still face-up on the field)."""
     pre, S = ctx.pre, ctx.S
     top_negated = ctx.link(pre.link_negated, pre.chain_len - 1)
     c = S.inst(ctx.top_eff)
-    drained = z3.And(ctx.kind_is_card(c, *MONSTER_KINDS), ctx.monster_in_zone(c),
-                     ctx.sel(pre.faceup, c, z3.BoolVal(False)), monster_effects_negated(ctx, pre))
+    loc = ctx.sel(pre.loc, c, z3.IntVal(0))
+    on_field = z3.And(ctx.sel(pre.faceup, c, z3.BoolVal(False)), z3.Or([loc == z for z in FIELD]))
+    drained = z3.And(on_field, effects_negated(ctx, c, pre))
     return z3.And(ctx.is_("resolve_link"), pre.chain_len > 0, z3.Not(top_negated), z3.Not(drained))
 
 
