@@ -68,7 +68,9 @@ def test_bad_uses_are_usage_errors(cluster, tmp_path):
     assert r.exit_code == 2 and "--jobs is for this machine's processes" in r.output
 
 
-def test_an_unreachable_scheduler_is_a_clear_error(tmp_path):
+def test_an_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
+    from ygo_timing.checking import dask_map
+    monkeypatch.setattr(dask_map, "CONNECT_TIMEOUT", "2s")   # nothing listens there: no need to wait 30 s
     r = run("check", "--jsonl", corpus(tmp_path), "--dask", "tcp://127.0.0.1:9")
     assert r.exit_code == 2 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in r.output
     assert "Traceback" not in r.output

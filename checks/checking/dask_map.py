@@ -17,6 +17,9 @@ from itertools import islice
 from ygo_timing.checking.batch import CHUNK, IN_FLIGHT
 
 
+CONNECT_TIMEOUT = "30s"   # how long to try to reach the scheduler before saying it cannot be reached
+
+
 class DaskError(RuntimeError):
     """The cluster cannot run the checks: the message says why and what to do."""
 
@@ -32,7 +35,7 @@ def connect(address: str):
     except ImportError:
         raise DaskError("--dask needs dask.distributed: pip install 'ygo-timing[dask]'") from None
     try:
-        client = Client(address, timeout="30s")
+        client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as e:
         raise DaskError(f"cannot reach the Dask scheduler at {address}: {e}") from None
     workers = client.scheduler_info().get("workers", {})

@@ -134,9 +134,9 @@ class Explainer:
             self.witness = Witness(self.run, pre, acts)
         lits = list(rel.lits.values())
         broken = self.confirmed(expected, lits, pre + acts) if expected else None
-        if broken is None:
+        if broken is None:   # each restriction alone, on its slice (it answers that query as the relation)
             broken = [rid for rid, rlit in rel.rlits.items()
-                      if rid in rel.restrictions and self.check(lits + [rlit] + pre + acts) == z3.unsat]
+                      if rid in rel.restrictions and self.check(lits + [rlit] + pre + acts, tester(rel, rid)) == z3.unsat]
         if not broken:   # only rules together fail: a minimal set of them
             broken = [str(r).split(":", 1)[1] for r in
                       self.minimise(lits + pre + acts, [rel.rlits[r] for r in rel.restrictions])]
