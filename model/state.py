@@ -173,6 +173,7 @@ class Statics:
         self.no_ds = f("no_damage_step", Int, Bool)
         self.speed = f("spell_speed", Int, Int)
         self.once_group = f("once_group", Int, Int)   # effects sharing a once-per-turn limit share it; 0: none
+        self.once_battle = f("once_per_battle", Int, Bool)   # its limit ends with the battle (GEN-3)
         # the effect model (model/rules/effects.py): per card
         self.attribute = f("attribute", Int, Int)
         self.monster_type = f("monster_type", Int, Int)

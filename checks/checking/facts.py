@@ -147,10 +147,13 @@ def static_facts(uni: Universe, play: Play, neffects: int, nwatched: int) -> lis
     groups: dict = {}
     for e, (i, k, eff) in enumerate(uni.effects):
         whose = (uni.specs[i].player, uni.cards[i].name)
-        key = {"per_turn": (e,), "per_turn_by_name": whose + (k,), "per_turn_by_card_name": whose}.get(eff.once)
+        key = {"per_turn": (e,), "per_battle": (e,), "per_turn_by_name": whose + (k,),
+               "per_turn_by_card_name": whose}.get(eff.once)
         group = 0 if eff.once == "none" else groups.setdefault(key, len(groups) + 1)
-        out.append(Fact("once_group", e, group, wording.once_fact(uni.specs[i].label, k, eff.once)))
-    out += [Fact("once_group", e, 0, "") for e in range(len(uni.effects), neffects)]
+        words = wording.once_fact(uni.specs[i].label, k, eff.once)
+        out += [Fact("once_group", e, group, words), Fact("once_per_battle", e, eff.once == "per_battle", words)]
+    out += [Fact(fn, e, value, "") for e in range(len(uni.effects), neffects)
+            for fn, value in (("once_group", 0), ("once_per_battle", False))]
     # the relation's watched slots: a spare one names no effect
     out += [Fact("watched_effect", k, uni.watched[k] if k < len(uni.watched) else NONE, "") for k in range(nwatched)]
     return out

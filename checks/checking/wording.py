@@ -160,6 +160,8 @@ def once_fact(label, k, once) -> str:
     """The words of a once-per-turn limit (a fact's text)."""
     if once == "none":
         return f"{label} effect {k}: its text sets no once-per-turn limit (card text)"
+    if once == "per_battle":
+        return f"{label} effect {k}: this card's effect can be activated once per battle (card text)"
     if once == "per_turn_by_card_name":
         return (f"{label}: its controller can activate 1 card of this name per turn, whichever of its "
                 f"effects (card text)")

@@ -12,7 +12,7 @@ PRIORITY = TRIGGERS + 10   # the last of the updates
 
 
 @rule("GEN-3", "After a battle ends its marks are cleared: destroyed-by-battle, flipped, battle "
-      "damage and the calculation state (what a monster did this turn is kept).",
+      "damage, the calculation state and \"once per battle\" limits (what a monster did this turn is kept).",
       ["S3 75", "S0-TCG 133"], shape="update", name="battle.marks", priority=PRIORITY)
 def gen3(ctx):
     pre, post = ctx.pre, ctx.post
@@ -22,6 +22,8 @@ def gen3(ctx):
     ups.append(Update("calc", None, back, z3.IntVal(CALC_PENDING)))
     for i in ctx.cards:
         ups += [Update(name, i, back, z3.BoolVal(False)) for name in ("dbb", "flipped")]
+    # "once per battle" (Injection Fairy Lily): the next battle may use it again
+    ups += [Update("used", e, z3.And(back, ctx.S.once_battle(e)), z3.BoolVal(False)) for e in ctx.effects]
     return ups
 
 
