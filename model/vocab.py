@@ -208,6 +208,7 @@ OPERATIONS = (
     "draw", "mill",
     # "That monster can attack again": one more attack declaration this turn (BP-5's count)
     "attack_again",
+    "atk_double_original",   # ATK becomes double its original ATK ("Bujingi Crane")
 )
 OP = {name: i for i, name in enumerate(OPERATIONS)}
 MAX_DRAW = 5   # cards one draw / mill operation moves

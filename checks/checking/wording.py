@@ -62,7 +62,7 @@ AMOUNT_WORDS = {"atk": "its ATK", "original_atk": "its original ATK", "self_atk"
 OPERATION_WORDS = {
     "atk_add": "changes ATK by {amount}", "atk_set": "makes ATK {amount}", "atk_halve": "halves ATK",
     "atk_double": "doubles ATK", "atk_gain_opponent": "adds the ATK of the monster it battles",
-    "atk_halve_original": "makes ATK half the original ATK", "def_add": "changes DEF by {amount}",
+    "atk_halve_original": "makes ATK half the original ATK", "atk_double_original": "makes ATK double the original ATK", "def_add": "changes DEF by {amount}",
     "def_set": "makes DEF {amount}", "def_halve": "halves DEF", "def_double": "doubles DEF",
     "destroy": "destroys", "banish": "banishes", "to_hand": "returns to the hand", "to_deck": "returns to the Deck",
     "to_graveyard": "sends to the Graveyard", "special_summon": "Special Summons",

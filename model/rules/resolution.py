@@ -230,6 +230,7 @@ def resolve_effects(ctx):
             do("atk_double", "atk", pre.atk[i] * 2)
             do("atk_gain_opponent", "atk", pre.atk[i] + opp_atk)
             do("atk_halve_original", "atk", S.orig_atk(i) / 2)
+            do("atk_double_original", "atk", S.orig_atk(i) * 2)
             do("def_add", "def_", pre.def_[i] + amount)
             do("def_set", "def_", amount)
             do("def_halve", "def_", pre.def_[i] / 2)
