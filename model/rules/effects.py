@@ -262,10 +262,14 @@ def source_live(ctx, j, st, negated=None):
     face-up monsters" applies, and if it is a Trap, no "negate all Trap effects on the field".
     `negated`: monster_effects_negated(ctx, st), when already built."""
     negated = monster_effects_negated(ctx, st) if negated is None else negated
-    # a monster the attack flipped face-up: its Continuous Effects apply at once (D2-2, T2)
-    flipped = z3.And(st.flipped[j], z3.Not(ctx.grant("flipped_continuous_apply")))
-    return z3.And(st.faceup[j], z3.Or([st.loc[j] == z for z in FIELD]), z3.Not(flipped),
+    return z3.And(st.faceup[j], z3.Or([st.loc[j] == z for z in FIELD]), z3.Not(flip_waits(ctx, j, st)),
                   z3.Not(effects_negated(ctx, j, st, negated)))
+
+
+def flip_waits(ctx, j, st):
+    """Card j was flipped face-up by the attack and its Continuous Effects do not apply yet: they
+    apply at once where the rule set grants it (D2-2, T2)."""
+    return z3.And(st.flipped[j], z3.Not(ctx.grant("flipped_continuous_apply")))
 
 
 def effects_negated(ctx, j, st, drained=None):
@@ -337,7 +341,7 @@ def trap_effects_negated(ctx, st):
 def _trap_effects_negated(ctx, st):
     S = ctx.S
     terms = [z3.And(S.cont(slot(j, k, vocab.MAX_CONTINUOUS)) == vocab.CN["negate_trap_effects"], st.faceup[j],
-                    st.loc[j] == MZ, ctx.kind_is_card(j, *MONSTER_KINDS))
+                    st.loc[j] == MZ, ctx.kind_is_card(j, *MONSTER_KINDS), z3.Not(flip_waits(ctx, j, st)))
              for j in ctx.cards for k in range(vocab.MAX_CONTINUOUS)]
     if not terms:
         return z3.BoolVal(False)
