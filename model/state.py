@@ -54,6 +54,9 @@ class State:
         self.link_target = [I(f"link{k}_target") for k in range(vocab.MAX_CHAIN)]
         self.link_negated = [B(f"link{k}_negated") for k in range(vocab.MAX_CHAIN)]
         self.link_tloc = [I(f"link{k}_tloc") for k in range(vocab.MAX_CHAIN)]  # where its target was (GEN-17)
+        # an effect's second target ("Target 2 cards"), NONE if none, and where it was (GEN-17)
+        self.link_target2 = [I(f"link{k}_target2") for k in range(vocab.MAX_CHAIN)]
+        self.link_tloc2 = [I(f"link{k}_tloc2") for k in range(vocab.MAX_CHAIN)]
         self.chains = I("chains")        # Chains started in this window
         self.resolving = B("resolving")  # both players passed: the Chain is resolving
         self.attacker = I("attacker")
@@ -108,8 +111,16 @@ def layout(ncards: int, neffects: int) -> tuple:
     return tuple((name, var.sort() == z3.BoolSort()) for name, var in State("pre_", ncards, neffects).fields())
 
 
-ACTION_FIELDS = ("kind", "player", "eff", "card", "target", "direct", "window", "link", "named",
+ACTION_FIELDS = ("kind", "player", "eff", "card", "target", "target2", "direct", "window", "link", "named",
                  "other", "claim", "value")   # `Action.fields()` order
+
+
+def action(**values) -> dict:
+    """A concrete action by field name: `values`, every other field unused (NONE / 0 / False)."""
+    d = dict(kind=0, player=NONE, eff=0, card=NONE, target=NONE, target2=NONE, direct=False, window=NONE,
+             link=0, named=NONE, other=NONE, claim=0, value=0)
+    d.update(values)
+    return d
 
 
 class Action:
@@ -122,6 +133,7 @@ class Action:
         self.eff = I("eff")          # effect activated
         self.card = I("card")        # attacker / replaced card / claimed card
         self.target = I("target")    # chosen target card, NONE if none
+        self.target2 = I("target2")  # `activate`: the second target of an effect that targets two, NONE if none
         self.direct = B("direct")    # attack / retarget: a direct attack
         self.window = I("window")    # `next`: the window the play says comes next (NONE: not said)
         self.link = I("link")        # `activate`: the Chain Link number the play says (0: not said)
@@ -183,8 +195,9 @@ class Statics:
         self.watched = f("watched_effect", Int, Int)   # per watched slot: the effect whose atoms it builds
         self.targets = f("targets", Int, Bool)
         self.implied = f("target_implied", Int, Int)   # vocab.OPERATION_ON index, -1: the play chooses
+        self.second_target = f("second_target", Int, Int)   # vocab.SECOND_TARGET index
         self.atoms = {prefix: {name: f(f"{prefix}_{name}", Int, Int) for name in ATOM_FIELDS}
-                      for prefix in ("cond", "filter")}
+                      for prefix in ("cond", "filter", "filter2", "costf")}   # filter2: the second target's; costf: the card paid's
         self.cost = f("cost", Int, Int)
         self.cost_amount = f("cost_amount", Int, Int)
         self.op = f("operation", Int, Int)

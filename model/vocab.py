@@ -185,6 +185,9 @@ NEGATED_COMPARISON = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", "
 CONDITION_ALTERNATIVES = 2
 CONDITION_ATOMS = 3
 TARGET_FILTER_ATOMS = 3
+# An effect targets at most two cards ("Target 2 cards on the field"), each with its own filter; the
+# second is required or optional ("Target up to 2 Spells/Traps"): the Chain Link holds both
+SECOND_TARGET = ("none", "required", "optional")
 
 # Costs, paid when the effect is activated (GEN-16).
 COSTS = ("none", "pay_lp", "pay_half_lp", "discard", "tribute", "send_self", "banish_self")

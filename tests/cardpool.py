@@ -239,6 +239,8 @@ EFFECT_ROWS = [
     (1116, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Tide", "When your opponent's monster declares an attack: draw 1 card, then send the top 2 cards of your opponent's Deck to the GY."),
     (1117, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Twins", "When your opponent's monster declares an attack: Activate 1 of these effects; ● Draw 1 card. ● Draw 2 cards. You can only activate 1 \"Test Twins\" per turn."),
     (1119, BOTH, 0, TRAP | CONTINUOUS, 0, 0, 0, 0, "Test Spike", "Each time this card inflicts battle damage: inflict 300 damage."),
+    (1120, BOTH, 0, SPELL | QUICKPLAY, 0, 0, 0, 0, "Test Gale", "Target up to 2 face-up monsters on the field; destroy them."),
+    (1121, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Storm", "Target 2 face-up monsters on the field; destroy them."),
     (1118, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Pair", "When your opponent's monster declares an attack: Activate 1 of these effects; ● Draw 1 card. ● Draw 2 cards. You can only use each effect of \"Test Pair\" once per turn."),
 ]
 _HEAD = "local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
@@ -257,7 +259,28 @@ def _two_effects(code1: str, code2: str) -> str:
             "function s.op2(e,tp,eg,ep,ev,re,r,rp)\n\tDuel.Draw(tp,2,REASON_EFFECT)\nend\n")
 
 
+def _targets(low: int) -> str:
+    """An activation that targets `low` to 2 face-up monsters and destroys those still there."""
+    return _HEAD + f"""	e1:SetCategory(CATEGORY_DESTROY)
+	e1:SetType(EFFECT_TYPE_ACTIVATE)
+	e1:SetProperty(EFFECT_FLAG_CARD_TARGET)
+	e1:SetCode(EVENT_FREE_CHAIN)
+	e1:SetTarget(s.tg)
+	e1:SetOperation(s.op)
+""" + _REG + f"""function s.tg(e,tp,eg,ep,ev,re,r,rp,chk,chkc)
+	if chk==0 then return Duel.IsExistingTarget(Card.IsFaceup,tp,LOCATION_MZONE,LOCATION_MZONE,{low},nil) end
+	Duel.SelectTarget(tp,Card.IsFaceup,tp,LOCATION_MZONE,LOCATION_MZONE,{low},2,nil)
+end
+function s.op(e,tp,eg,ep,ev,re,r,rp)
+	local g=Duel.GetTargetCards(e)
+	Duel.Destroy(g,REASON_EFFECT)
+end
+"""
+
+
 EFFECT_SCRIPTS = {
+    1120: _targets(1),
+    1121: _targets(2),
     1101: _HEAD + """	e1:SetCategory(CATEGORY_DESTROY)
 	e1:SetType(EFFECT_TYPE_ACTIVATE)
 	e1:SetCode(EVENT_ATTACK_ANNOUNCE)

@@ -115,7 +115,7 @@ def random_action(rng, run):
                        "enter_bp", "end_bp", "claim", "retarget", "stop_attack", "replace", "skip_bp"])
     card = lambda: rng.randrange(-1, n)   # noqa: E731 - NONE included
     act = dict(kind=ACTIONS.index(kind), player=rng.choice([0, 1, NONE]), eff=rng.randrange(max(1, e)),
-               card=card(), target=card(), direct=rng.random() < 0.3,
+               card=card(), target=card(), target2=rng.choice([NONE, NONE, card()]), direct=rng.random() < 0.3,
                window=rng.choice([NONE, rng.randrange(len(vocab.WINDOWS))]), link=rng.choice([0, 0, 1, 2]),
                named=NONE, other=card(), claim=rng.randrange(7), value=rng.choice([0, 1, 2, 500, 8000]))
     if kind in ("pass", "activate"):

@@ -110,6 +110,14 @@ GOOD = [
     dict(operations=[{"do": "atk_set", "on": "attack_target", "amount": "self_atk"}]),
     dict(operations=[{"do": "damage", "amount": "self_atk"}]),
     dict(operations=[{"do": "gain_lp", "amount": "opponent_battle_damage", "to": "you"}]),   # Sebek's Blessing
+    # two targets: "Target 2 cards on the field"; "Target up to 2 Spells/Traps"; "Target 1 ... and 1 ..."
+    dict(target=[{}, {}], operations=[{"do": "destroy", "on": "chosen"}]),
+    dict(target=[{"filter": {"all": SPELL_TRAP_ZONES}}, {"filter": {"all": SPELL_TRAP_ZONES}, "optional": True}],
+         operations=[{"do": "destroy", "on": "chosen"}]),
+    dict(target=[{"filter": {"quantity": "yours", "of": "target"}}, {"filter": {"quantity": "yours", "of": "target", "value": False}}]),
+    # "Tribute 1 Winged Beast monster" (Icarus Attack); "discard 1 Spell"
+    dict(cost=[{"do": "tribute", "filter": {"quantity": "monster_type", "value": "winged_beast"}}]),
+    dict(cost=[{"do": "discard", "filter": {"all": [{"quantity": "card_type", "value": "spell"}]}}]),
 ]
 
 # (effect fields, what the loader's message says); the schema refuses each as well
@@ -172,6 +180,15 @@ BAD = [
     (dict(condition={"quantity": "selected", "value": 1}), "goes with quantity 'selected'"),
     (dict(condition={"quantity": "lp", "value": 1, "select": {"side": "yours"}}), "goes with quantity 'selected'"),
     (dict(condition={"quantity": "selected", "value": 1, "select": {"name": ""}}), "a card name is a name of 1-100"),
+    (dict(target=[{}]), "a list of targets has two entries"),
+    (dict(target=[{}, {}, {}]), "a list of targets has two entries"),
+    (dict(target=[{"optional": True}, {}]), "unknown key"),
+    (dict(target=[{}, {"implied": "attacker"}]), "unknown key"),
+    (dict(target=[{}, "attacker"]), "expected an object"),
+    (dict(target="attacker"), "'target' must be an object (one target) or a list of two"),
+    (dict(cost=[{"do": "pay_lp", "amount": 100, "filter": {"quantity": "level", "value": 4}}]),
+     "'filter' (what the card paid must be) goes with 'discard' and 'tribute'"),
+    (dict(cost=[{"do": "tribute", "filter": {"quantity": "monster_typ", "value": "dragon"}}]), "did you mean 'monster_type'"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
@@ -206,6 +223,11 @@ SEMANTIC = [
      "a target's filter is at most 3 atoms that must all hold"),
     (dict(target={"filter": {"any": [{"quantity": "face_up", "of": "target"}, {"quantity": "yours", "of": "target"}]}}),
      "a target's filter is at most 3 atoms that must all hold"),
+    (dict(target=[{}, {"filter": {"quantity": "face_up", "of": "attacker"}}]), "a target's filter is about the target"),
+    (dict(target=[{}, {}], operations=[{"do": "damage", "on": "chosen", "amount": "atk", "to": "opponent"}]),
+     "names one card; this effect targets two"),
+    (dict(cost=[{"do": "tribute", "filter": {"quantity": "level", "of": "self", "value": 4}}]), "leave out 'of'"),
+    (dict(cost=[{"do": "tribute", "filter": {"quantity": "level", "cmp": "<", "value": 0}}]), "holds for no card"),
 ]
 
 

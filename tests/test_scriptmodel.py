@@ -77,6 +77,18 @@ def test_continuous_effects(cards):
     assert [e["apply"] for e in cards["Test Lance"]["effects"]] == [{"do": "piercing"}]
 
 
+def test_two_targets_up_to_or_exactly(cards):
+    """SelectTarget of 1 to 2 cards is two targets, the second optional; of 2 to 2, both required;
+    Duel.GetTargetCards(e) is what the effect targets."""
+    face_up = {"filter": {"all": [{"quantity": "location", "of": "target", "value": "monster_zone"},
+                                  {"quantity": "face_up", "of": "target", "value": True}]}}
+    gale, storm = effect(cards, "Test Gale"), effect(cards, "Test Storm")
+    assert gale["target"] == [face_up, {**face_up, "optional": True}]
+    assert storm["target"] == [face_up, face_up]
+    assert gale["operations"] == storm["operations"] == [{"do": "destroy", "on": "chosen"}]
+    assert "unknown" not in gale and "unknown" not in storm
+
+
 def test_a_target_filter_of_three_atoms(cards):
     # "Target 1 face-up monster your opponent controls": the Monster Zone, the opponent's, face-up
     e = effect(cards, "Test Halver")
@@ -195,7 +207,7 @@ def test_a_play_with_imported_cards_is_judged_end_to_end(tmp_path, pool):
 def test_coverage_counts_every_property_and_continuous(pool):
     imp = importer.import_pool(*map(str, pool))
     cov = imp.coverage
-    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 18   # activated effects
+    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 20   # activated effects
     assert cov["continuous.apply"] == {"derived": 3, "unknown": 0}
     assert cov["effect.operations"]["unknown"] == 2 and cov["effect.cost"]["unknown"] == 0
     assert json.dumps(cov)   # the report is JSON

@@ -37,6 +37,8 @@ class Effect:
     costs: tuple = ()             # effect_format.Cost, paid on activation in this order
     target_filter: tuple | None = None   # Atoms about the chosen target; None: it targets nothing
     implied_target: str | None = None    # the card the text leaves no choice of, when the play names none
+    second_filter: tuple | None = None   # Atoms about a second target ("Target 2 cards"); None: one target
+    second_optional: bool = False        # the second target may be left out ("Target up to 2")
     operations: tuple = ()        # effect_format.Operation, applied in this order on resolution
     apply: effect_format.Continuous | None = None   # a continuous effect's
     text: str = ""                # the card text of this effect, where the entry quotes it
@@ -267,9 +269,13 @@ def parse_effect(value, doc, path, where, what) -> Effect:
                                "does not hold (or leave the field out)")
     e.unknown = parse_unknown(r, d, UNKNOWABLE_EFFECT, w)
     e.costs = effect_format.parse_costs(r, d, w, e.kind)
-    e.target_filter, e.implied_target = effect_format.parse_target(r, d, w)
+    e.target_filter, e.implied_target, e.second_filter, e.second_optional = effect_format.parse_target(r, d, w)
     e.operations = effect_format.parse_operations(r, d, w, e.kind)
     e.apply = effect_format.parse_apply(r, d, w, e.kind)
+    if e.second_filter is not None and any(o.on == "chosen" and o.amount_of in ("atk", "original_atk")
+                                           for o in e.operations):
+        # "damage equal to its ATK" names one card: with two targets it would say which
+        r.fail("operations", f"{w}: an amount of the ATK of 'chosen' names one card; this effect targets two")
     if e.apply is not None and e.apply.do == "self_destruct" and not e.atoms:
         # without a condition the card would be destroyed as soon as it is face-up: no text says that
         r.fail("apply", f"{w}: 'self_destruct' destroys its card while its condition holds; give the "

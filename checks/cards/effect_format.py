@@ -46,6 +46,7 @@ class Atom:
 class Cost:
     do: str
     amount: int = 0
+    filter: tuple = ()   # Atoms the card discarded or Tributed must meet ("Tribute 1 Winged Beast monster")
 
 
 @dataclass(frozen=True)
@@ -279,7 +280,7 @@ def parse_costs(r: Reader, d, what, kind) -> tuple:
     for k, c in enumerate(costs):
         cr = Reader(r.doc, r.path, r.where + ("cost", k))
         w = f"{what} cost {k + 1}"
-        cr.obj(c, {"do", "amount"}, w)
+        cr.obj(c, {"do", "amount", "filter"}, w)
         do = cr.get(c, "do", str, REQUIRED, choices=vocab.COSTS[1:], what=w)
         amount = cr.get(c, "amount", int, None, what=w)
         if (do == "pay_lp") != (amount is not None):
@@ -287,7 +288,15 @@ def parse_costs(r: Reader, d, what, kind) -> tuple:
                     f"{w}: 'amount' (LP, more than 0) goes with 'pay_lp' and only with it")
         if do == "pay_lp" and amount <= 0:
             cr.fail("amount", f"{w}: a LP cost is more than 0")
-        out.append(Cost(do, amount or 0))
+        filt = ()
+        if "filter" in c:
+            if do not in PAID_WITH_CARD:
+                cr.fail("filter", f"{w}: 'filter' (what the card paid must be) goes with "
+                                  f"{' and '.join(map(repr, PAID_WITH_CARD))}: the play names that card")
+            if _names_a_subject(c["filter"]):
+                cr.fail("filter", f"{w}: a cost's filter is about the card discarded or Tributed: leave out 'of'")
+            filt = _target_filter(cr, c, f"{w}: the card paid")
+        out.append(Cost(do, amount or 0, filt))
     if sum(c.do in ("discard", "tribute") for c in out) > 1:
         r.fail("cost", f"{what}: one discarded or Tributed card per effect (the play names it: `cost CARD`)")
     return tuple(out)
@@ -297,17 +306,50 @@ IMPLIED_TARGETS = ("attacker", "attack_target", "own_battling", "opponent_battli
 
 
 def parse_target(r: Reader, d, what):
-    """(the target's filter: atoms about `target`, all of which must hold; or None: it targets
-    nothing), and the card the text leaves no choice of ("Target the attacking monster"), if any."""
-    t = r.get(d, "target", dict, None, what=what)
+    """(the first target's filter: atoms about `target`, all of which must hold; or None: it
+    targets nothing), the card the text leaves no choice of ("Target the attacking monster"), if
+    any, and the second target's filter (None: it targets one card) and whether the second is
+    optional ("Target up to 2"). Two targets are a list of two target objects."""
+    t = d.get("target")
     if t is None:
-        return None, None
+        return None, None, None, False
+    if not isinstance(t, (dict, list)):
+        r.fail("target", f"{what}: 'target' must be an object (one target) or a list of two, got {type(t).__name__}")
     tr = Reader(r.doc, r.path, r.where + ("target",))
-    tr.obj(t, {"filter", "implied"}, f"{what} target")
-    implied = tr.get(t, "implied", str, None, choices=IMPLIED_TARGETS, what=f"{what} target")
+    if isinstance(t, dict):
+        tr.obj(t, {"filter", "implied"}, f"{what} target")
+        implied = tr.get(t, "implied", str, None, choices=IMPLIED_TARGETS, what=f"{what} target")
+        return _target_filter(tr, t, f"{what} target"), implied, None, False
+    if len(t) != 2:
+        tr.fail(None, f"{what}: a list of targets has two entries (\"Target 2 cards\", \"Target 1 ... and 1 ...\"): "
+                      f"got {len(t)}; write one target as an object")
+    filters = []
+    for k, one in enumerate(t):
+        kr = Reader(r.doc, r.path, r.where + ("target", k))
+        w = f"{what} target {k + 1}"
+        if not isinstance(one, dict):
+            kr.fail(None, f"{w}: expected an object (\"filter\", and \"optional\" on the second), got {short(one)}")
+        kr.obj(one, {"filter", "optional"} if k else {"filter"}, w)
+        filters.append(_target_filter(kr, one, w))
+        optional = kr.get(one, "optional", bool, False, what=w) if k else False
+    return filters[0], None, filters[1], optional
+
+
+PAID_WITH_CARD = ("discard", "tribute")   # costs paid with a card the play names (`cost CARD`)
+
+
+def _names_a_subject(value) -> bool:
+    """Whether a condition tree has an atom with an `of`."""
+    if isinstance(value, dict):
+        return "of" in value or any(_names_a_subject(v) for v in value.values() if isinstance(v, (dict, list)))
+    return isinstance(value, list) and any(_names_a_subject(v) for v in value)
+
+
+def _target_filter(tr: Reader, t, what):
+    """A target's filter atoms (() if it has no filter: it may be any card)."""
     if "filter" not in t:
-        return (), implied
-    _, alts = parse_condition(tr, t["filter"], f"{what} target filter", key="filter", allow_events=False,
+        return ()
+    _, alts = parse_condition(tr, t["filter"], f"{what} filter", key="filter", allow_events=False,
                               subject_default="target",
                               limit=(1, vocab.TARGET_FILTER_ATOMS, f"{what}: a target's filter is at most "
                                      f"{vocab.TARGET_FILTER_ATOMS} atoms that must all hold (no 'any')"))
@@ -320,7 +362,7 @@ def parse_target(r: Reader, d, what):
         if other is not None:
             tr.fail("filter", f"{what}: a target's filter is about the target (\"of\": \"target\"), "
                               f"not {other!r}: put other requirements in 'condition'")
-    return atoms, implied
+    return atoms
 
 
 def parse_operations(r: Reader, d, what, kind) -> tuple:
@@ -486,9 +528,10 @@ def changes_atk_def_directly(ops, apply) -> bool:
 
 
 # --- writing an effect back (cards --format json, cards migrate) -----------------------------------
-def atom_dict(a: Atom) -> dict:
+def atom_dict(a: Atom, of: bool = True) -> dict:
+    """An atom as the catalogue writes it; `of` False: without its subject (a cost's filter)."""
     d = {"quantity": a.quantity}
-    if a.of is not None:
+    if a.of is not None and of:
         d["of"] = a.of
     if a.cmp != "==":
         d["cmp"] = a.cmp
@@ -549,17 +592,25 @@ def operation_dict(o: Operation) -> dict:
     return d
 
 
+def target_dict(atoms) -> dict:
+    return {"filter": {"all": [atom_dict(a) for a in atoms]}} if atoms else {}
+
+
 def effect_dict(e) -> dict:
     d = {"kind": e.kind, "from": e.from_, "mandatory": e.mandatory, "atk_def": e.atk_def,
          "negates_activation": e.negates, "trigger_class": e.trigger_class, "fusion_summon": e.fusion_summon,
          "timings": list(e.timings), "condition": condition_value(e.condition, e.atoms),
          "ruling_allowed": e.ruling_allowed, "no_damage_step": e.no_damage_step}
     if e.costs:
-        d["cost"] = [{"do": c.do, **({"amount": c.amount} if c.do == "pay_lp" else {})} for c in e.costs]
+        d["cost"] = [{"do": c.do, **({"amount": c.amount} if c.do == "pay_lp" else {}),
+                      **({"filter": {"all": [atom_dict(a, of=False) for a in c.filter]}} if c.filter else {})}
+                     for c in e.costs]
     if e.target_filter is not None:
-        d["target"] = {"filter": {"all": [atom_dict(a) for a in e.target_filter]}} if e.target_filter else {}
+        d["target"] = target_dict(e.target_filter)
         if e.implied_target:
             d["target"]["implied"] = e.implied_target
+        if e.second_filter is not None:
+            d["target"] = [d["target"], {**target_dict(e.second_filter), **({"optional": True} if e.second_optional else {})}]
     if e.operations:
         d["operations"] = [operation_dict(o) for o in e.operations]
     if e.apply is not None:

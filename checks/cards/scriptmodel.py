@@ -225,8 +225,9 @@ def target(decl, functions, has_flag: bool):
     if len(calls) != 1 or "SetTargetCard" in text:
         return UNKNOWN
     args = _args(text, calls[0].end())
-    if len(args) < 7 or args[5] != "1" or args[6] != "1":
-        return UNKNOWN   # more than one target: not modelled
+    counts = (args[5].strip(), args[6].strip()) if len(args) >= 7 else None
+    if counts not in (("1", "1"), ("1", "2"), ("2", "2")):
+        return UNKNOWN   # more than two targets, or counts the script computes: not modelled
     where = _side(args[3], args[4])
     atoms = filter_atoms(args[1], functions)
     if where is None or atoms is None:
@@ -238,7 +239,11 @@ def target(decl, functions, has_flag: bool):
     out += [_atom(*a) for a in atoms]
     if len(out) > vocab.TARGET_FILTER_ATOMS:   # more than the format holds; dropping one would admit other cards
         return UNKNOWN
-    return Derived({"filter": {"all": out}}, line)
+    one = {"filter": {"all": out}}
+    if counts == ("1", "1"):
+        return Derived(one, line)
+    # "Target 2 ..." / "Target up to 2 ...": two targets of one filter, the second optional for up to 2
+    return Derived([one, {**one, **({"optional": True} if counts[0] == "1" else {})}], line)
 
 
 # --- operations -------------------------------------------------------------------------------
@@ -254,7 +259,7 @@ CARD_EFFECTS = {"EFFECT_UPDATE_ATTACK": ("atk_add", "amount"), "EFFECT_UPDATE_DE
                 "EFFECT_CANNOT_ATTACK_ANNOUNCE": ("cannot_declare_attack", None)}
 # ... and on a player (Duel.RegisterEffect(e, tp)) for this battle
 PLAYER_EFFECTS = {"EFFECT_AVOID_BATTLE_DAMAGE": "no_battle_damage", "EFFECT_REFLECT_BATTLE_DAMAGE": "reflect_battle_damage"}
-SUBJECTS = {"Duel.GetFirstTarget()": "chosen", "Duel.GetAttacker()": "attacker",
+SUBJECTS = {"Duel.GetFirstTarget()": "chosen", "Duel.GetTargetCards(e)": "chosen", "Duel.GetAttacker()": "attacker",
             "Duel.GetAttackTarget()": "attack_target", "e:GetHandler()": "self"}
 SELECTS = {"nil": "any", "aux.TRUE": "any", "Card.IsAttackPos": "attack_position", "Card.IsDefensePos": "defense_position",
            "Card.IsFaceup": "face_up", "Card.IsFacedown": "face_down"}
@@ -312,7 +317,7 @@ def operations(decl, functions, target_value) -> Derived | None:
         return UNKNOWN   # a helper's or variable's operation: not read
     if re.search(r"\b(?:else|elseif)\b|Select(?:Option|Effect|YesNo)\b", text):
         return UNKNOWN   # operations in branches, or a choice the play would have to make: not modelled
-    implied = (target_value or {}).get("implied")
+    implied = target_value.get("implied") if isinstance(target_value, dict) else None
     subjects = {}      # variable -> subject
     created = {}       # effect variable -> {"code":, "value":, "range":}
     ops = []
@@ -637,7 +642,7 @@ def target_check_is_condition_free(decl, target_value, ops) -> bool:
         return True
     if target_value and re.fullmatch(r"Duel\.IsExistingTarget\([^()]*\)", test):
         return True
-    if target_value and target_value.get("implied") and re.fullmatch(
+    if isinstance(target_value, dict) and target_value.get("implied") and re.fullmatch(
             r"(?:\w+\s+and\s+)?\w+:IsOnField\(\)(?:\s+and\s+\w+:IsCanBeEffectTarget\(e\))?", test):
         return True   # the attacker is there and can be targeted: GEN-17 checks it
     if ops and all(o.get("on") == "all" for o in ops if "on" in o) and re.fullmatch(

@@ -54,7 +54,9 @@ class Universe:
             raise PlayError(play.path, None, f"the play's cards have {len(self.effects)} activatable effects; "
                                              f"a play may have at most {vocab.MAX_PLAY_EFFECTS}")
         archetypes = sorted({c.archetype for c in self.cards if c.archetype} |
-                            {a.value for c in self.cards for e in c.effects for alt in e.atoms + ((e.target_filter or ()),)
+                            {a.value for c in self.cards for e in c.effects
+                             for alt in e.atoms + ((e.target_filter or ()), (e.second_filter or ()))
+                             + tuple(c.filter for c in e.costs)
                              for a in alt if a.quantity == "archetype"} |
                             {sel.archetype for c in self.cards for sel in selectors(c) if sel.archetype} |
                             {c.calc_modifier["attacker_archetype"] for c in self.cards
@@ -228,6 +230,7 @@ def initial_state(layout, uni: Universe, play: Play) -> dict:
     for k in range(vocab.MAX_CHAIN):
         v[f"link_eff[{k}]"] = 0
         v[f"link_target[{k}]"] = NONE
+        v[f"link_target2[{k}]"] = NONE
     v["lp[0]"], v["lp[1]"] = play.lp["A"], play.lp["B"]
     for i, (spec, card) in enumerate(zip(uni.specs, uni.cards)):
         v[f"loc[{i}]"] = vocab.L[spec.zone]

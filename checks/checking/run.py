@@ -20,7 +20,7 @@ from ygo_timing.checking.facts import (
 )
 from ygo_timing.inputs.play import ActionSpec, Play, PlayError
 from ygo_timing.model import compiled, vocab
-from ygo_timing.model.state import ACTION_FIELDS, CL, NONE, A, layout
+from ygo_timing.model.state import ACTION_FIELDS, CL, NONE, A, action, layout
 from ygo_timing.model.step import UNRESTRICTED, bucket, solver_relation
 
 
@@ -98,8 +98,7 @@ class Run:
     def steps_for(self, a: ActionSpec):
         """Concrete actions for one line of the play (a `resolve` may need several)."""
         u, line = self.uni, a.line
-        base = dict(kind=A.get(a.kind, 0), player=NONE, eff=0, card=NONE, target=NONE, direct=False,
-                    window=NONE, link=0, named=NONE, other=NONE, claim=0, value=0)
+        base = action(kind=A.get(a.kind, 0))
         player = vocab.PLAYERS.index(a.player) if a.player else NONE
         if a.kind == "resolve":
             return None  # expanded lazily (depends on the state reached)
@@ -108,8 +107,8 @@ class Run:
             d.update(card=u.card(a.card, line), target=u.card(a.target, line), direct=a.direct,
                      player=vocab.PLAYERS.index(self.play.turn_player))
         elif a.kind == "activate":
-            d.update(eff=u.effect(a.card, a.effect, line), target=u.card(a.target, line), link=a.link,
-                     other=u.card(a.other, line))
+            d.update(eff=u.effect(a.card, a.effect, line), target=u.card(a.target, line),
+                     target2=u.card(a.target2, line), link=a.link, other=u.card(a.other, line))
         elif a.kind == "retarget":
             d.update(target=u.card(a.target, line), direct=a.direct)
         elif a.kind == "replace":
@@ -135,8 +134,7 @@ class Run:
 
     def resolve_steps(self, a: ActionSpec):
         """`resolve`: the players pass as needed, then links resolve (all, or the one named)."""
-        base = dict(player=NONE, eff=0, card=NONE, target=NONE, direct=False, window=NONE, link=0,
-                    named=NONE, other=NONE, claim=0, value=0)
+        base = action()
         if not self.get("resolving") and self.get("chain_len") > 0:
             p = self.get("prio")
             yield dict(base, kind=A["pass"], player=p)

@@ -119,6 +119,8 @@ STATE_WORDS = {
     "no_attack": "cannot attack", "trig": "trigger pending", "used": "activated this turn",
     "ssum": "Special Summoned",
 }
+LINK_WORDS = {"eff": "effect", "target": "target", "target2": "second target", "tloc": "where its target was",
+              "tloc2": "where its second target was"}
 KIND_NAMES = {v: k for k, v in A.items()}
 
 
@@ -214,9 +216,10 @@ NAMED_VALUES = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "mon
                 "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 
 
-def atom_words(a) -> str:
-    """An atom as a judge reads it: "the attacker's ATK >= 2000", "the target is face-up"."""
-    who = WHO[a.of]
+def atom_words(a, subject=None) -> str:
+    """An atom as a judge reads it: "the attacker's ATK >= 2000", "the target is face-up";
+    `subject`: who it is about, said otherwise ("the card paid", for a cost's filter)."""
+    who = subject or WHO[a.of]
     if a.quantity == "selected":
         return f"the number of {select_words(a.select)} on the field {a.cmp} {a.value}"
     if a.quantity in TRUTH_WORDS:
@@ -243,7 +246,7 @@ LOCATION_WORDS = {"hand": "the hand", "monster_zone": "the Monster Zone", "spell
 ORDERED = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 
 
-def atoms_words(atoms) -> str:
+def atoms_words(atoms, subject=None) -> str:
     """Atoms that must all hold, as a judge reads them; the `location` atoms about one subject that
     compare by order (a range of zones) said as the zones they leave: "the target is in the Spell &
     Trap Zone or the Field Zone" for `>= spell_trap_zone` and `<= field_zone`."""
@@ -254,13 +257,13 @@ def atoms_words(atoms) -> str:
     out, said = [], set()
     for a in atoms:
         if a.of not in ranges or a not in ranges[a.of]:
-            out.append(atom_words(a))
+            out.append(atom_words(a, subject))
         elif a.of not in said:
             said.add(a.of)
             zones = [LOCATION_WORDS[z] for i, z in enumerate(vocab.LOCATIONS)
                      if z in LOCATION_WORDS and all(ORDERED[r.cmp](i, r.value) for r in ranges[a.of])]
             where = " or ".join(zones) if len(zones) <= 2 else ", ".join(zones[:-1]) + " or " + zones[-1]
-            out.append(f"{WHO[a.of]} is in {where}".replace("is in banished", "is banished"))
+            out.append(f"{subject or WHO[a.of]} is in {where}".replace("is in banished", "is banished"))
     return " and ".join(out)
 
 
@@ -274,9 +277,18 @@ def slot_facts(n, eff, archetype_id, name_id):
                                                    if eff.atoms else "nothing beyond its event") + f" {yes}"
     filter_words = f"{n}: what it targets must meet: " + (atoms_words(eff.target_filter)
                                                           if eff.target_filter else "anything") + f" {yes}"
+    second = "none" if eff.second_filter is None else ("optional" if eff.second_optional else "required")
+    second_words = f"{n}: " + {"none": "it targets one card at most",
+                               "required": "it targets a second, different card",
+                               "optional": "it may target a second, different card"}[second] + \
+        (f", which must meet: {atoms_words(eff.second_filter)}" if eff.second_filter else "") + f" {yes}"
+    paid_with = next((c for c in eff.costs if c.filter), None)   # one card paid per effect at most
+    cost_words = f"{n}: the card paid for its cost must meet: {atoms_words(paid_with.filter, 'the card paid')} {yes}" \
+        if paid_with else ""
     out = [("condition_alternatives", None, len(eff.atoms), condition),
            ("targets", None, eff.target_filter is not None,
             f"{n}: {'it targets' if eff.target_filter is not None else 'it targets nothing'} {yes}"),
+           ("second_target", None, vocab.SECOND_TARGET.index(second), second_words),
            ("target_implied", None, vocab.OPERATION_ON.index(eff.implied_target) if eff.implied_target else -1,
             f"{n}: " + (f"it targets {ON_WORDS[eff.implied_target]} (its text leaves no choice)" if eff.implied_target
                         else "the play chooses what it targets") + f" {yes}")]
@@ -287,7 +299,7 @@ def slot_facts(n, eff, archetype_id, name_id):
             if a is None:
                 out.append((f"{prefix}_quantity", k0 + k, 0, ""))
                 continue
-            words = condition if prefix == "cond" else filter_words
+            words = {"cond": condition, "filter": filter_words, "filter2": second_words, "costf": cost_words}[prefix]
             value = archetype_id.get(a.value, -1) if isinstance(a.value, str) else a.value
             out.extend([(f"{prefix}_quantity", k0 + k, vocab.Q[a.quantity], words),
                         (f"{prefix}_of", k0 + k, vocab.SJ[a.of] if a.of else 0, words),
@@ -302,13 +314,17 @@ def slot_facts(n, eff, archetype_id, name_id):
     for alt_k, alt in enumerate(eff.atoms):
         atoms("cond", alt_k * width, alt, width)
     atoms("filter", 0, eff.target_filter or (), vocab.TARGET_FILTER_ATOMS)
+    atoms("filter2", 0, eff.second_filter or (), vocab.TARGET_FILTER_ATOMS)
     for k in range(vocab.MAX_COSTS):
         c = eff.costs[k] if k < len(eff.costs) else None
-        words = f"{n}: its cost {k + 1} is to {COST_WORDS[c.do].format(amount=c.amount)} {yes}" if c else \
-            (f"{n}: it has no cost {yes}" if k == 0 else "")
+        what = COST_WORDS[c.do].format(amount=c.amount) if c else ""
+        if c and c.filter:
+            what += f" (the card paid must meet: {atoms_words(c.filter, 'the card paid')})"
+        words = f"{n}: its cost {k + 1} is to {what} {yes}" if c else (f"{n}: it has no cost {yes}" if k == 0 else "")
         out.append(("cost", k, vocab.CT[c.do] if c else 0, words))
         if c and c.do == "pay_lp":
             out.append(("cost_amount", k, c.amount, words))
+    atoms("costf", 0, paid_with.filter if paid_with else (), vocab.TARGET_FILTER_ATOMS)
     for k in range(vocab.MAX_OPERATIONS):
         o = eff.operations[k] if k < len(eff.operations) else None
         if o is None:
@@ -332,7 +348,7 @@ def slot_facts(n, eff, archetype_id, name_id):
 
 
 SLOT_WIDTH = {**{f"cond_{f}": vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATOMS for f in ATOM_FIELDS},
-              **{f"filter_{f}": vocab.TARGET_FILTER_ATOMS for f in ATOM_FIELDS},
+              **{f"{p}_{f}": vocab.TARGET_FILTER_ATOMS for p in ("filter", "filter2", "costf") for f in ATOM_FIELDS},
               "cost": vocab.MAX_COSTS, "cost_amount": vocab.MAX_COSTS,
               **{n: vocab.MAX_OPERATIONS for n in ("operation", "operation_on", "operation_amount", "operation_amount_of",
                                                     "operation_to", "operation_then")},
@@ -454,7 +470,7 @@ def state_name(uni, field):
         return f"{who}: {STATE_WORDS.get(m.group(3), m.group(3).replace('_', ' '))}"
     m = re.fullmatch(r"link(\d+)_(\w+)", field)
     if m:
-        return f"Chain Link {int(m.group(1)) + 1}: {m.group(2).replace('eff', 'effect').replace('_', ' ')}"
+        return f"Chain Link {int(m.group(1)) + 1}: {LINK_WORDS.get(m.group(2), m.group(2).replace('_', ' '))}"
     m = re.fullmatch(r"(bd|lp)_([AB])", field)
     if m:
         return f"{STATE_WORDS[m.group(1)]} {m.group(2)}"
@@ -466,11 +482,11 @@ def state_value(uni, field, value):
     base = re.sub(r"^[ce]\d+_|^link\d+_", "", field)
     if base == "window":
         return window_title(value)
-    if base == "loc":
-        return vocab.LOCATIONS[value].replace("_", " ")
+    if base in ("loc", "tloc", "tloc2"):
+        return vocab.LOCATIONS[value].replace("_", " ") if 0 <= value < len(vocab.LOCATIONS) else str(value)
     if base in ("prio", "player"):
         return vocab.PLAYERS[value] if value in (0, 1) else "(none)"
-    if base in ("attacker", "target", "card", "other"):
+    if base in ("attacker", "target", "target2", "card", "other"):
         return uni.label(value) if value != NONE else "none"
     if base == "eff":
         return _effect_label(uni, value) if 0 <= value < len(uni.effects) else str(value)

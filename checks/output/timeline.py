@@ -36,7 +36,7 @@ class Link:
     effect: int              # the card's effect number, from 1
     player: str
     speed: int               # Spell Speed (CH-4)
-    target: str | None
+    target: str | None       # what it targets: a label, or two joined by " and "
     negated: bool
     effects: int = 1         # how many effects the card has
 
@@ -224,9 +224,9 @@ class _Recorder:
         for k in range(v("chain_len")):
             e = v(f"link_eff[{k}]")
             c, number, _ = u.effects[e]
-            tgt = v(f"link_target[{k}]")
+            tgts = [u.label(t) for t in (v(f"link_target[{k}]"), v(f"link_target2[{k}]")) if t != NONE]
             out.append(Link(k + 1, u.label(c), number, _player(v(f"link_player[{k}]")), self.speeds[e],
-                            u.label(tgt) if tgt != NONE else None, bool(v(f"link_negated[{k}]")),
+                            " and ".join(tgts) or None, bool(v(f"link_negated[{k}]")),
                             len(u.cards[c].effects)))
         return out
 

@@ -28,7 +28,7 @@ from ygo_timing.checking.verdict import DEFAULT_RLIMIT
 from ygo_timing.inputs.play import Play, load, parse_text, to_text
 from ygo_timing.model import rulesets, vocab
 from ygo_timing.model.rules.chain import speed_term
-from ygo_timing.model.state import ACTION_FIELDS, NONE
+from ygo_timing.model.state import ACTION_FIELDS, NONE, action
 from ygo_timing.model.state import A as AK
 from ygo_timing.model.step import StepRelation, bucket, relation
 from ygo_timing.symbolic import unroll
@@ -133,9 +133,7 @@ def candidates(uni) -> list:
     for e, (c, _, eff) in enumerate(uni.effects):
         if eff.kind != "continuous":
             out.append(dict(kind=AK["activate"], player=vocab.PLAYERS.index(uni.specs[c].player), eff=e))
-    base = dict(kind=0, player=NONE, eff=0, card=NONE, target=NONE, direct=False, window=NONE, link=0,
-                named=NONE, other=NONE, claim=0, value=0)
-    return [[dict(base, **c)[f] for f in ACTION_FIELDS] for c in out]
+    return [[action(**c)[f] for f in ACTION_FIELDS] for c in out]
 
 
 # who holds priority decides who acts first, never whether an effect may be activated at all

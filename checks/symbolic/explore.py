@@ -48,7 +48,7 @@ class Scene:
         self.start = tuple(tuple(self.runs[n].vals) for n in self.names)
         tp = 0 if self.play.turn_player == "A" else 1
         acts = action_list(first.ctx, len(self.uni.specs), len(self.uni.effects), tp, untargeted(self.uni),
-                           paying(self.uni))
+                           paying(self.uni), two_targets(self.uni))
         self.actions = [(act, [act[f] for f in ACTION_FIELDS]) for act in acts]
         self._placed = {}
 
@@ -101,12 +101,18 @@ def paying(uni) -> list:
     return [e for e, (_, _, eff) in enumerate(uni.effects) if eff.pays_with_card]
 
 
-def action_list(ctx, ncards, neffects, tp, untargeted, paying=()) -> list:
+def two_targets(uni) -> list:
+    """Effects whose text targets two cards (the play names a second target)."""
+    return [e for e, (_, _, eff) in enumerate(uni.effects) if eff.second_filter is not None]
+
+
+def action_list(ctx, ncards, neffects, tp, untargeted, paying=(), two_targets=()) -> list:
     """Every action `unroll.action_domain` admits, enumerated by the solver (claims with value
     0: the search puts in the values the states hold, see `claim_values`)."""
     act = unroll.action_vars(0, ctx)
     s = z3.Solver()
-    s.add(unroll.action_domain(act, ncards, neffects, tp, untargeted=untargeted, paying=paying))
+    s.add(unroll.action_domain(act, ncards, neffects, tp, untargeted=untargeted, paying=paying,
+                               two_targets=two_targets))
     s.add(z3.Implies(act["kind"] == AK["claim"], act["value"] == 0))
     out = []
     while s.check() == z3.sat:

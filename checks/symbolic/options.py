@@ -22,7 +22,7 @@ from ygo_timing.inputs.play import (
 )
 from ygo_timing.model import compiled, rulesets, vocab
 from ygo_timing.model.rulebook import rule_info
-from ygo_timing.model.state import NONE, A
+from ygo_timing.model.state import NONE, A, action
 
 
 @dataclass
@@ -60,13 +60,6 @@ class Options:
                 "state": self.state, "activations": [o.to_dict() for o in self.cards],
                 "game": [o.to_dict() for o in self.game], "mandatory": self.mandatory,
                 **({"error": self.error} if self.error else {})}
-
-
-def _base(**kw):
-    d = dict(kind=0, player=NONE, eff=0, card=NONE, target=NONE, direct=False, window=NONE, link=0,
-             named=NONE, other=NONE, claim=0, value=0)
-    d.update(kw)
-    return d
 
 
 def ask(run: Run, act: dict, text: str, why: bool = False):
@@ -162,7 +155,7 @@ def options_at(run: Run, n: int, why: bool = False) -> Options:
         ref = _ref(u.label(c)) + (f" effect {k}" if len(u.cards[c].effects) > 1 else "")
         verb = "chain" if st["chain_len"] else "activate"
         paid = _payable_card(u, st, c, eff, p)
-        base = option(p, _base(kind=A["activate"], player=pl, eff=e, other=NONE if paid is None else paid),
+        base = option(p, action(kind=A["activate"], player=pl, eff=e, other=NONE if paid is None else paid),
                       f"{verb} {p} {ref}" + ("" if paid is None else f" cost {_ref(u.specs[paid].label)}"))
         if base.allowed is False and (eff.chooses_target or eff.pays_with_card):
             # the text chooses a target, or its cost a card of the player's to discard or Tribute:
@@ -186,24 +179,24 @@ def options_at(run: Run, n: int, why: bool = False) -> Options:
 
     game = []
     for p in vocab.PLAYERS:
-        game.append(option(p, _base(kind=A["pass"], player=vocab.PLAYERS.index(p)), f"pass {p}"))
-    game.append(option(None, _base(kind=A["next"]), "next"))
+        game.append(option(p, action(kind=A["pass"], player=vocab.PLAYERS.index(p)), f"pass {p}"))
+    game.append(option(None, action(kind=A["next"]), "next"))
     if st["chain_len"]:
-        game.append(option(None, _base(kind=A["resolve_link"]), "resolve"))
+        game.append(option(None, action(kind=A["resolve_link"]), "resolve"))
     tp = vocab.PLAYERS.index(play.turn_player)
     if st["window"] == vocab.W["main1"]:
-        game.append(option(None, _base(kind=A["enter_bp"]), "enter battle phase"))
+        game.append(option(None, action(kind=A["enter_bp"]), "enter battle phase"))
     if st["window"] in (vocab.W["battle_step"],):
         for i, spec in enumerate(u.specs):
             if spec.player != play.turn_player or u.cards[i].type != "monster":
                 continue
             for t, tgt in enumerate(u.specs):
                 if tgt.player != play.turn_player and u.cards[t].type == "monster":
-                    game.append(option(None, _base(kind=A["attack"], player=tp, card=i, target=t),
+                    game.append(option(None, action(kind=A["attack"], player=tp, card=i, target=t),
                                        f"attack {_ref(spec.label)} -> {_ref(tgt.label)}"))
-            game.append(option(None, _base(kind=A["attack"], player=tp, card=i, direct=True),
+            game.append(option(None, action(kind=A["attack"], player=tp, card=i, direct=True),
                                f"attack {_ref(spec.label)} direct"))
-        game.append(option(None, _base(kind=A["end_bp"]), "end battle phase"))
+        game.append(option(None, action(kind=A["end_bp"]), "end battle phase"))
     mandatory = []
     for e, (c, k, eff) in enumerate(u.effects):
         if st.get(f"trig[{e}]") and eff.mandatory:
@@ -224,18 +217,22 @@ def _payable_card(u, st, card, eff, p):
 
 
 def _choices(u, e, eff, pl, p, line):
-    """The activations of effect `e` naming a target and/or a cost card: every target its text
-    may choose, every card of the player's as the card paid (the relation decides which fit)."""
-    targets = [None] + (list(range(len(u.specs))) if eff.chooses_target else [])
+    """The activations of effect `e` naming targets and/or a cost card: every target its text
+    may choose (and, for an effect that targets two, every second target besides the first),
+    every card of the player's as the card paid (the relation decides which fit)."""
+    cards = list(range(len(u.specs)))
+    targets = [None] + (cards if eff.chooses_target else [])
+    seconds = [None] + (cards if eff.second_filter is not None else [])
     costs = [None] + ([c for c, spec in enumerate(u.specs) if spec.player == p] if eff.pays_with_card else [])
     for t in targets:
-        for c in costs:
-            if t is None and c is None:
-                continue
-            yield (_base(kind=A["activate"], player=pl, eff=e, target=NONE if t is None else t,
-                         other=NONE if c is None else c),
-                   line + ("" if t is None else f" target {_ref(u.specs[t].label)}")
-                   + ("" if c is None else f" cost {_ref(u.specs[c].label)}"))
+        for t2 in (seconds if t is not None else [None]):
+            for c in costs:
+                if (t is None and c is None) or (t2 is not None and t2 == t):
+                    continue
+                yield (action(kind=A["activate"], player=pl, eff=e, target=NONE if t is None else t,
+                              target2=NONE if t2 is None else t2, other=NONE if c is None else c),
+                       line + "".join(f" target {_ref(u.specs[x].label)}" for x in (t, t2) if x is not None)
+                       + ("" if c is None else f" cost {_ref(u.specs[c].label)}"))
 
 
 def text(o: Options) -> str:

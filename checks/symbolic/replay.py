@@ -133,6 +133,7 @@ def spec_of(act: dict, run: Run) -> ActionSpec:
     elif kind == "activate":
         c, k, _ = u.effects[act["eff"]]
         s.card, s.effect, s.target, s.other = u.label(c), k, label(act["target"]), label(act["other"])
+        s.target2 = label(act.get("target2", NONE))
     elif kind == "retarget":
         s.target, s.direct = label(act["target"]), act["direct"]
     elif kind == "replace":

@@ -157,10 +157,11 @@ def action_vars(k: int, ctx) -> dict:
 
 
 def action_domain(act: dict, ncards: int, neffects: int, tp: int, kinds=SEARCH_KINDS,
-                  untargeted=(), paying=()) -> z3.BoolRef:
+                  untargeted=(), paying=(), two_targets=()) -> z3.BoolRef:
     """The actions a search may pick: the shapes `Run.steps_for` produces from play lines.
     Effects in `untargeted` (their text chooses no target) are activated without `target`; only
-    effects in `paying` (their cost discards or Tributes a card) name a card as `other`."""
+    effects in `paying` (their cost discards or Tributes a card) name a card as `other`, and only
+    those in `two_targets` (their text targets two cards) a second target."""
     k = act["kind"]
     card_or_none = lambda v: z3.And(v >= NONE, v < ncards)   # noqa: E731
     card = lambda v: z3.And(v >= 0, v < ncards)              # noqa: E731
@@ -178,6 +179,8 @@ def action_domain(act: dict, ncards: int, neffects: int, tp: int, kinds=SEARCH_K
               z3.If(z3.And(is_("claim"), act["claim"] != CL["lp"]), card(act["card"]), act["card"] == NONE)),
         z3.If(is_("activate", "attack", "retarget"), card_or_none(act["target"]), act["target"] == NONE),
         z3.And([z3.Implies(z3.And(is_("activate"), act["eff"] == e), act["target"] == NONE) for e in untargeted]),
+        z3.If(z3.And(is_("activate"), z3.Or([act["eff"] == e for e in two_targets])),
+              z3.And(card_or_none(act["target2"]), act["target2"] != act["target"]), act["target2"] == NONE),
         z3.If(is_("attack", "retarget"), act["direct"] == (act["target"] == NONE), z3.Not(act["direct"])),
         # an activation names the card it discards or Tributes as its cost (GEN-16 says which may)
         z3.If(is_("replace"), card(act["other"]),

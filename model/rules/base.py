@@ -175,6 +175,9 @@ class Ctx:
     def top_target(self):
         return self.link(self.pre.link_target, self.pre.chain_len - 1)
 
+    def top_target2(self):
+        return self.link(self.pre.link_target2, self.pre.chain_len - 1)
+
     def opp(self, player):
         return 1 - player
 

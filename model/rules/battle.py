@@ -258,11 +258,15 @@ def bs5(ctx):
 
 @rule("BS-4", "A change in the number of monsters during a Chain's resolution triggers the "
       "replay only after the whole Chain has resolved; if the attacker is gone by then there is "
-      "no replay.", ["S2 27"], shape="update", priority=PRIORITY)
+      "no replay.", ["S2 27", "Yugipedia \"Replay\""], shape="update", priority=PRIORITY,
+      note="A change while the Chain is built (a cost that Tributes a monster) waits for the end of "
+           "the Chain as well: a replay occurs at the next open game state (Yugipedia \"Replay\"; "
+           "docs/interpretations.md).")
 def bs4(ctx):
     pre = ctx.pre
     changed = z3.And(pre.attacking, target_side_changed(ctx))
-    mid_chain = z3.And(ctx.is_("resolve_link"), pre.chain_len > 1)
+    # a link resolving with more below it, or an activation (its cost): the Chain is still open
+    mid_chain = z3.Or(z3.And(ctx.is_("resolve_link"), pre.chain_len > 1), ctx.activating)
     pending = z3.Or(pre.count_changed, changed)
     at_end = z3.And(chain_end(ctx), pending, pre.attacking)
     attacker_here = ctx.monster_in_zone(pre.attacker, ctx.post)
@@ -290,14 +294,13 @@ def bs3_replay(ctx):
       "declaration, does not stop that attack; one that says it \"cannot attack\" stops the "
       "attack when applied.", ["S2 21"], shape="update", priority=PRIORITY)
 def bs6(ctx):
-    from .resolution import applies
+    from .resolution import affects
     pre = ctx.pre
-    stop = z3.And(applies(ctx, "cannot_attack"), ctx.top_target() == pre.attacker)
+    stop = z3.Or([z3.And(affects(ctx, "cannot_attack", i), pre.attacker == i) for i in ctx.cards] or [z3.BoolVal(False)])
     ups = [Update("attacking", None, stop, z3.BoolVal(False))]
     for i in ctx.cards:
         for res in ("cannot_attack", "cannot_declare_attack"):
-            ups.append(Update("no_attack", i, z3.And(applies(ctx, res), ctx.top_target() == i),
-                              z3.BoolVal(True)))
+            ups.append(Update("no_attack", i, affects(ctx, res, i), z3.BoolVal(True)))
     return ups
 
 

@@ -229,7 +229,7 @@ def ab1(ctx):
 
     def marked(card):   # "until they are sent to the Graveyard" (S3 51)
         return z3.And(ctx.sel(pre.dbb, card, z3.BoolVal(False)), ctx.monster_in_zone(card))
-    target_ok = z3.Implies(act.target != NONE, z3.Not(marked(act.target)))
+    target_ok = z3.And([z3.Implies(t != NONE, z3.Not(marked(t))) for t in (act.target, act.target2)])
     quick_ok = z3.Implies(z3.And(ctx.ekind_is(act.eff, "quick"), z3.Not(S.mandatory(act.eff))),
                           z3.Not(marked(S.inst(act.eff))))
     return z3.Implies(ctx.activating, z3.And(target_ok, quick_ok))

@@ -61,6 +61,8 @@ def ch1_push(ctx):
                 Update("link_player", k, here, act.player),
                 Update("link_target", k, here, target),
                 Update("link_tloc", k, here, ctx.sel(pre.loc, target, z3.IntVal(0))),
+                Update("link_target2", k, here, act.target2),
+                Update("link_tloc2", k, here, ctx.sel(pre.loc, act.target2, z3.IntVal(0))),
                 Update("link_negated", k, here, z3.BoolVal(False))]
     return ups
 

@@ -5,7 +5,7 @@ import z3
 from .. import vocab
 from ..state import NONE
 from .base import Update, part, rule
-from .effects import slot
+from .effects import slot, target_fits
 from .resolution import PRIORITY as RESOLUTION
 
 MZ, GY, BAN, HAND = (vocab.L[n] for n in ("monster_zone", "graveyard", "banished", "hand"))
@@ -31,7 +31,7 @@ def lp_paid(ctx, eff, lp):
 
 @rule("GEN-16", "An effect with a cost is activated only if its controller can pay it (enough LP "
       "for a LP cost; a card of their own in the hand to discard, a monster of their own to "
-      "Tribute), and the cost is paid on activation.",
+      "Tribute, of the kind the text names), and the cost is paid on activation.",
       ["card text (general game mechanics, not in the sources)"], name="effect.cost")
 def gen16(ctx):
     S, pre, act = ctx.S, ctx.pre, ctx.act
@@ -44,8 +44,10 @@ def gen16(ctx):
         lp = z3.If(S.cost(s) == vocab.CT["pay_lp"], lp - S.cost_amount(s), lp)
     mine = z3.And(other != NONE, other != self_card, S.ctrl(other) == me)
     at = ctx.sel(pre.loc, other, z3.IntVal(0))
-    payable += [z3.Implies(has_cost(ctx, eff, "discard"), z3.And(mine, at == HAND)),
-                z3.Implies(has_cost(ctx, eff, "tribute"), z3.And(mine, at == MZ)),
+    # the card paid meets the cost's filter ("Tribute 1 Winged Beast monster"): atoms about it, as a target's
+    fits = target_fits(ctx, eff, pre, other, "costf")
+    payable += [z3.Implies(has_cost(ctx, eff, "discard"), z3.And(mine, at == HAND, fits)),
+                z3.Implies(has_cost(ctx, eff, "tribute"), z3.And(mine, at == MZ, fits)),
                 # a card named as paid must be one the text asks for
                 z3.Implies(other != NONE, has_cost(ctx, eff, "discard", "tribute"))]
     return z3.Implies(ctx.activating, z3.And(payable))

@@ -198,10 +198,11 @@ def watched_target(ctx, k, st):
     return once(ctx, ("watched_target", k, st.prefix), build)
 
 
-def target_fits(ctx, eff, st, target):
-    """The target meets the effect's filter in `st` (GEN-17); true for an effect without one."""
+def target_fits(ctx, eff, st, target, prefix="filter"):
+    """The target meets the effect's filter in `st` (GEN-17); true for an effect without one.
+    `prefix` "filter2": the filter of its second target."""
     n = vocab.TARGET_FILTER_ATOMS
-    return z3.And([atom_holds(ctx, eff, slot(eff, k, n), "filter", st, target) for k in range(n)])
+    return z3.And([atom_holds(ctx, eff, slot(eff, k, n), prefix, st, target) for k in range(n)])
 
 
 def card_state(ctx, card, st):

@@ -83,11 +83,10 @@ def d2_4(ctx):
 @rule("D2-5", "If the attack target is changed to face-down Defense Position before damage "
       "calculation, it is flipped face-up again at once.", ["S3 33"], shape="update", priority=PRIORITY)
 def d2_5(ctx):
-    from .resolution import applies
+    from .resolution import affects
     pre = ctx.pre
     window = ctx.win("ds_before_calc", "ds_during_calc")
-    return [Update("faceup", i, z3.And(applies(ctx, "set_face_down"), ctx.top_target() == i,
-                                       pre.target == i, window), z3.BoolVal(True))
+    return [Update("faceup", i, z3.And(affects(ctx, "set_face_down", i), pre.target == i, window), z3.BoolVal(True))
             for i in ctx.cards]
 
 

@@ -97,43 +97,72 @@ def _op_card(ctx, k):
     return z3.If(S.op_on(s) == S.op_on(op_slot(ctx, 0)), t, out)
 
 
-def target_still_fits(ctx):
-    return once(ctx, ("target_still_fits",), lambda: _target_still_fits(ctx))
+def target_still_fits(ctx, second=False):
+    return once(ctx, ("target_still_fits", second), lambda: _target_still_fits(ctx, second))
 
 
-def _target_still_fits(ctx):
-    """GEN-17: the Chain Link's chosen target is still where it was when it was targeted, and
-    still meets the effect's filter."""
+def _target_still_fits(ctx, second):
+    """GEN-17: the Chain Link's chosen target (`second`: its second target) is still where it was
+    when it was targeted, and still meets the effect's filter for it."""
     pre = ctx.pre
-    t = ctx.top_target()
-    where = ctx.link(pre.link_tloc, pre.chain_len - 1)
+    t = ctx.top_target2() if second else ctx.top_target()
+    where = ctx.link(pre.link_tloc2 if second else pre.link_tloc, pre.chain_len - 1)
     return z3.And(t != NONE, ctx.sel(pre.loc, t, z3.IntVal(0)) == where,
-                  target_fits(ctx, ctx.top_eff, pre, t))
+                  target_fits(ctx, ctx.top_eff, pre, t, "filter2" if second else "filter"))
+
+
+def uses_target(ctx, k):
+    """Operation slot k of the resolving link is on what its effect targets."""
+    S = ctx.S
+    s = op_slot(ctx, k)
+    return z3.And(S.targets(ctx.top_eff), z3.Or(k == 0, S.op_on(s) == vocab.OPERATION_ON.index("chosen"),
+                                                 S.op_on(s) == S.op_on(op_slot(ctx, 0))))
 
 
 def valid(ctx, k):
-    return once(ctx, ("valid", k), lambda: _valid(ctx, k))
+    """What operation slot k is on is there for it: its card (a targeting effect's target still
+    fits), or its second target (valid_second)."""
+    return once(ctx, ("valid", k), lambda: z3.Or(valid_first(ctx, k), valid_second(ctx, k)))
 
 
-def _valid(ctx, k):
-    """What operation slot k is on is there for it: a targeting effect's target still fits."""
+def valid_first(ctx, k):
+    return once(ctx, ("valid_first", k), lambda: _valid_first(ctx, k))
+
+
+def _valid_first(ctx, k):
     S = ctx.S
     s = op_slot(ctx, k)
-    uses_target = z3.And(S.targets(ctx.top_eff), z3.Or(k == 0, S.op_on(s) == vocab.OPERATION_ON.index("chosen"),
-                                                        S.op_on(s) == S.op_on(op_slot(ctx, 0))))
-    fits = z3.Or(z3.Not(uses_target), z3.Not(ctx.lit("GEN-17")), target_still_fits(ctx))
+    fits = z3.Or(z3.Not(uses_target(ctx, k)), z3.Not(ctx.lit("GEN-17")), target_still_fits(ctx))
     return z3.And(fits, z3.Or(S.op_on(s) == vocab.OPERATION_ON.index("all"),
                               S.op(s) >= vocab.OP["negate"], op_card(ctx, k) != NONE))
 
 
+def valid_second(ctx, k):
+    """Operation slot k is on what its effect targets, and the effect's second target ("Target 2
+    cards"; none unless the play named one) still fits: each target that no longer fits is left
+    alone, the other is not (GEN-17)."""
+    return once(ctx, ("valid_second", k), lambda: z3.And(
+        uses_target(ctx, k), ctx.top_target2() != NONE,
+        z3.Or(z3.Not(ctx.lit("GEN-17")), target_still_fits(ctx, second=True))))
+
+
 def hits(ctx, k, i):
-    """Operation slot k applies to card i: it is the operation's card, or the selector picks it."""
+    """Operation slot k applies to card i: it is the operation's card, the effect's second target,
+    or the selector picks it."""
     S, pre = ctx.S, ctx.pre
     s = op_slot(ctx, k)
     every = z3.And(S.op_on(s) == vocab.OPERATION_ON.index("all"),
                    picks(ctx, S.ctrl(S.inst(ctx.top_eff)), "operation", s, i, card_state(ctx, i, pre),
                          S.inst(ctx.top_eff)))
-    return z3.And(valid(ctx, k), z3.Or(every, z3.And(S.op_on(s) != vocab.OPERATION_ON.index("all"), op_card(ctx, k) == i)))
+    first = z3.And(valid_first(ctx, k),
+                   z3.Or(every, z3.And(S.op_on(s) != vocab.OPERATION_ON.index("all"), op_card(ctx, k) == i)))
+    second = z3.And(valid_second(ctx, k), S.op_on(s) != vocab.OPERATION_ON.index("all"), ctx.top_target2() == i)
+    return z3.Or(first, second)
+
+
+def affects(ctx, op, i):
+    """This step resolves a live link whose operation `op` applies to card i."""
+    return z3.Or([z3.And(applies(ctx, op, k), hits(ctx, k, i)) for k in range(OPS)])
 
 
 def battling_opponent(ctx, card):
@@ -280,16 +309,24 @@ def resolve_effects(ctx):
     return ups
 
 
-@rule("GEN-17", "A targeting effect is activated only with a target that meets what its text "
-      "targets; on resolution, a target no longer where it was targeted, or no longer meeting "
-      "that, is not affected.", ["card text (general game mechanics, not in the sources)"],
-      name="target.fits")
+@rule("GEN-17", "A targeting effect is activated only with targets that meet what its text "
+      "targets (two different cards for two; not the card paid, nor a Spell/Trap itself); on "
+      "resolution, a target that has moved, or no longer meets that, is not affected.",
+      ["card text (general game mechanics, not in the sources)"], name="target.fits")
 def gen17(ctx):
-    # the resolution half is `valid` above, which reads this rule's literal
-    act = ctx.act
-    t = resolution_target(ctx)
-    fits = z3.And(t != NONE, target_fits(ctx, act.eff, ctx.pre, t))
-    return z3.Implies(z3.And(ctx.activating, ctx.S.targets(act.eff)), fits)
+    # the resolution half is `valid_first` / `valid_second` above, which read this rule's literal
+    S, act, pre = ctx.S, ctx.act, ctx.pre
+    t, t2, second = resolution_target(ctx), act.target2, S.second_target(act.eff)
+    # a Spell/Trap Card's activation cannot target the card itself (yugioh-wiki.net "Icarus Attack";
+    # the EDOPro scripts of Twin Twisters, Double Cyclone and Icarus Attack leave it out)
+    not_itself = z3.Or(z3.Not(ctx.ekind_is(act.eff, "activation")), z3.And(t != S.inst(act.eff), t2 != S.inst(act.eff)))
+    # the card discarded or Tributed for the cost has left before the targets are chosen ("Tribute 1
+    # Winged Beast monster, then target 2 cards": yugioh-wiki.net on Icarus Attack)
+    not_paid = z3.Or(act.other == NONE, z3.And(t != act.other, t2 != act.other))
+    fits = z3.And(t != NONE, target_fits(ctx, act.eff, pre, t))
+    fits2 = z3.If(t2 == NONE, second != vocab.SECOND_TARGET.index("required"),
+                  z3.And(second != vocab.SECOND_TARGET.index("none"), t2 != t, target_fits(ctx, act.eff, pre, t2, "filter2")))
+    return z3.Implies(ctx.activating, z3.And(z3.Implies(S.targets(act.eff), z3.And(fits, not_itself, not_paid)), fits2))
 
 
 @rule("GEN-14", "An activated Spell/Trap is placed face-up on the field and goes to the Graveyard "

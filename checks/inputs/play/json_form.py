@@ -288,7 +288,15 @@ class _JsonParser:
             spec.card = card("card")
             if get("effect") is not None:
                 spec.effect = self.integer(a["effect"], p + ("effect",), low=1)
-            spec.target = card("target", required=False)
+            if isinstance(get("target"), list):   # an effect that targets two cards
+                items = self.array(a["target"], p + ("target",))
+                if not 1 <= len(items) <= 2:
+                    self.fail(p + ("target",), f"{self.name(p)}: \"target\" lists 1 or 2 cards, got {len(items)}")
+                labels = [_resolve(cards, self.string(v, p + ("target", j)), self.err, self.at(p + ("target", j)))
+                          for j, v in enumerate(items)]
+                spec.target, spec.target2 = labels[0], (labels[1] if len(labels) > 1 else None)
+            else:
+                spec.target = card("target", required=False)
             spec.other = card("cost", required=False)
             if get("link") is not None:
                 spec.link = self.integer(a["link"], p + ("link",), low=-1)
@@ -408,7 +416,8 @@ def _action_json(a: ActionSpec) -> dict:
         else:
             d["target"] = a.target
     elif k == "activate":
-        d.update(player=a.player, card=a.card, effect=a.effect, target=a.target, link=a.link)
+        d.update(player=a.player, card=a.card, effect=a.effect,
+                 target=a.target if a.target2 is None else [a.target, a.target2], link=a.link)
         if a.other is not None:
             d["cost"] = a.other
     elif k == "pass":

@@ -106,6 +106,7 @@ class ActionSpec:
     card: str | None = None      # label: attacker / activated / resolved / replaced / claimed card
     effect: int = 1              # 1-based effect number of the card
     target: str | None = None    # label
+    target2: str | None = None   # `activate`: the second target's label ("Target 2 cards")
     direct: bool = False
     window: str | None = None    # `next <window>` / `claim window <window>`
     link: int = 0                # `link N` on activate; -1 for `chain`; 0: not said

@@ -60,8 +60,9 @@ def render_action(a: ActionSpec) -> str:
         s = f"{'chain' if a.link == -1 else 'activate'} {a.player} {r(a.card)}"
         if a.effect != 1:
             s += f" effect {a.effect}"
-        if a.target is not None:
-            s += f" target {r(a.target)}"
+        for t in (a.target, a.target2):
+            if t is not None:
+                s += f" target {r(t)}"
         if a.other is not None:
             s += f" cost {r(a.other)}"
         if a.link > 0:
@@ -438,11 +439,14 @@ class _TextParser:
             seen = set()
             while not cur.done():
                 w = cur.keyword(opts)
-                if w in seen:
-                    self.err(lineno, f"{w!r} given twice; expected each option at most once")
+                if w in seen and not (w == "target" and a.target2 is None):
+                    self.err(lineno, f"{w!r} given {'three times' if w == 'target' else 'twice'}; expected each "
+                                     "option at most once ('target' twice for an effect that targets two cards)")
                 seen.add(w)
                 if w == "effect":
                     a.effect = cur.number("effect", low=1)
+                elif w == "target" and a.target is not None:
+                    a.target2 = cur.card()
                 elif w == "target":
                     a.target = cur.card()
                 elif w == "cost":
