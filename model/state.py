@@ -215,7 +215,8 @@ class Statics:
         self.cont_fixed = f("continuous_fixed", Int, Int)         # position_lock: 1 "cannot be changed"
         # which monsters an operation's or a continuous effect's `select` picks, per slot
         self.select = {prefix: {name: f(f"{prefix}_{name}", Int, Int) for name in SELECT_FIELDS}
-                       for prefix in ("operation", "continuous", "cond")}   # cond: per condition atom slot
+                       for prefix in ("operation", "continuous", "cond", "count")}   # cond: per condition atom slot;
+        # count: per operation slot, the cards an amount of `count` counts
 
 
 ATOM_FIELDS = ("quantity", "of", "cmp", "value", "than_quantity", "than_of")

@@ -226,7 +226,7 @@ MAX_OPERATIONS = 3
 OPERATION_ON = ("self", "chosen", "attacker", "attack_target", "own_battling", "opponent_battling", "all")
 # A selector: which cards (`cards`: monsters in the Monster Zone, or Spell and Trap Cards in the
 # Spell & Trap Zone and the Field Zone), whose, and which of them.
-SELECT_CARDS = ("monsters", "spells_traps")
+SELECT_CARDS = ("monsters", "spells_traps", "graveyard")   # graveyard: any card in the Graveyard
 SELECT_SIDES = ("both", "yours", "opponent")
 SELECT_FILTERS = ("any", "attack_position", "defense_position", "face_up", "face_down")
 # a selector's `other`: not left out, the effect's own card left out ("another monster"), or
@@ -238,7 +238,9 @@ POSITION_FILTERS = ("attack_position", "defense_position")
 # card's current ATK: `self_atk`, also for atk_add / atk_set, "becomes equal to this card's ATK";
 # the battle damage its controller's opponent took in this battle: "Sebek's Blessing").
 LP_PLAYERS = ("opponent", "you", "controller_of")
-AMOUNT_OF = ("number", "atk", "original_atk", "self_atk", "opponent_battle_damage")
+# `count`: `amount` for each card the operation's own `count` selector picks ("lose 800 ATK for each
+# monster they control"; "300 damage for each "Attack and Receive" in your GY")
+AMOUNT_OF = ("number", "atk", "original_atk", "self_atk", "opponent_battle_damage", "count")
 
 # Lasting battle-damage changes an operation leaves for the rest of the battle (BD-1 applies them
 # with the cards' own modifiers): to the damage its controller would take.

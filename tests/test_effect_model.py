@@ -118,6 +118,14 @@ GOOD = [
     # "Tribute 1 Winged Beast monster" (Icarus Attack); "discard 1 Spell"
     dict(cost=[{"do": "tribute", "filter": {"quantity": "monster_type", "value": "winged_beast"}}]),
     dict(cost=[{"do": "discard", "filter": {"all": [{"quantity": "card_type", "value": "spell"}]}}]),
+    # Wall of Disruption; Attack and Receive; Zombie Mammoth
+    dict(operations=[{"do": "atk_add", "on": "all", "select": {"side": "opponent", "filter": "attack_position"},
+                      "amount": {"per": -800, "count": {"side": "opponent"}}}]),
+    dict(operations=[{"do": "damage", "amount": {"per": 300, "count": {"cards": "graveyard", "side": "yours",
+                                                                          "name": "Attack and Receive"}}}]),
+    dict(kind="continuous", condition={"quantity": "selected", "value": 0,
+                                       "select": {"cards": "graveyard", "side": "yours", "monster_type": "zombie"}},
+         apply={"do": "self_destruct"}),
 ]
 
 # (effect fields, what the loader's message says); the schema refuses each as well
@@ -189,6 +197,15 @@ BAD = [
     (dict(cost=[{"do": "pay_lp", "amount": 100, "filter": {"quantity": "level", "value": 4}}]),
      "'filter' (what the card paid must be) goes with 'discard' and 'tribute'"),
     (dict(cost=[{"do": "tribute", "filter": {"quantity": "monster_typ", "value": "dragon"}}]), "did you mean 'monster_type'"),
+    (dict(operations=[{"do": "damage", "amount": {"per": 300}}]), "needs 'count'"),
+    (dict(operations=[{"do": "damage", "amount": {"per": 0, "count": {}}}]), "'per' (how much for each card) is not 0"),
+    (dict(operations=[{"do": "atk_set", "amount": {"per": 100, "count": {}}}]), "an amount for each card is for"),
+    (dict(operations=[{"do": "damage", "amount": {"per": 100, "count": {}, "base": 1}}]), "unknown key"),
+    (dict(operations=[{"do": "damage", "amount": "count"}]), "expected one of: atk, original_atk"),
+    (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "graveyard", "filter": "face_down"}}]),
+     "a Graveyard selector's filter is any"),
+    (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 100, "on": "all", "select": {"cards": "graveyard"}}),
+     "a continuous effect applies to monsters on the field"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
@@ -341,6 +358,8 @@ def kinds_used(card):
         out |= {("quantity", a.quantity) for alt in e.atoms + ((e.target_filter or ()),) for a in alt}
         out |= {("quantity", a.than[0]) for alt in e.atoms + ((e.target_filter or ()),) for a in alt if a.than}
         out |= {("cost", c.do) for c in e.costs} | {("operation", o.do) for o in e.operations}
+        out |= {("amount", o.amount_of) for o in e.operations if o.amount_of != "number"}
+        out |= select_kinds([o.count for o in e.operations if o.count is not None])
         if e.apply is not None:
             out.add(("continuous", e.apply.do))
         out |= select_kinds([o.select for o in e.operations if o.on == "all"] +
@@ -386,7 +405,7 @@ def test_every_effect_kind_has_a_legal_and_an_illegal_fixture():
                 seen[play.expect] |= kinds_used(cards[spec.name])
     every = ({("quantity", q) for q in vocab.QUANTITIES[1:]} | {("cost", c) for c in vocab.COSTS[1:]} |
              {("operation", o) for o in vocab.OPERATIONS[1:]} | {("continuous", c) for c in vocab.CONTINUOUS[1:]} |
-             {("once", o) for o in vocab.ONCE[1:]} | SELECT_KINDS)
+             {("once", o) for o in vocab.ONCE[1:]} | SELECT_KINDS | {("amount", a) for a in vocab.AMOUNT_OF[1:]})
     missing = {k for k in every if not (k in seen["legal"] and k in seen["illegal"])}
     assert sorted(missing - NOT_YET_IN_FIXTURES) == []
     assert sorted(NOT_YET_IN_FIXTURES - missing) == [], "covered now: remove from NOT_YET_IN_FIXTURES"

@@ -25,6 +25,7 @@ DOMAIN = {**{q: (0, 1) for q in TRUTH}, **{q: (0, len(v) - 1) for q, v in NAMED.
           "level": (0, 13), "archetype": (0, 10**6), "chain_length": (0, vocab.MAX_CHAIN),
           "selected": (0, 10)}   # at most 5 monsters a side (SELECTED_SPELLS_TRAPS: Spell/Trap Cards)
 SELECTED_SPELLS_TRAPS = (0, 12)   # at most 6 a side: 5 in the Spell & Trap Zone, 1 in the Field Zone
+SELECTED_GRAVEYARD = (0, vocab.MAX_CARDS)   # the play's cards in the Graveyards
 MAX_ALTERNATIVES_WHILE_NORMALISING = 16
 
 
@@ -79,6 +80,7 @@ class Operation:
     to: str = "opponent"          # vocab.LP_PLAYERS: whose LP, battle damage or Deck (the parser: TO_YOU's default "you")
     select: Select = Select()     # on == "all"
     then: bool = False            # applies only if the operation before it did
+    count: Select | None = None   # amount_of "count": the cards counted ("for each monster they control")
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,7 @@ class Continuous:
 
 # --- what each operation takes ------------------------------------------------------------------
 AMOUNT_OPS = ("atk_add", "atk_set", "def_add", "def_set", "damage", "gain_lp", "draw", "mill")
+COUNTED_OPS = ("atk_add", "def_add", "damage", "gain_lp")   # "N for each card": what adds or takes away
 TO_OPS = ("damage", "gain_lp", "double_battle_damage", "draw", "mill")
 DECK_OPS = ("draw", "mill")   # about a player's Deck: no card, `to` is whose Deck
 TO_YOU = ("double_battle_damage",) + DECK_OPS   # `to` is "you" unless the text names the opponent
@@ -176,7 +179,8 @@ def satisfiable(atoms) -> bool:
             # `selected` atoms with different selectors count different cards
             groups.setdefault((a.quantity, a.of, a.select), []).append(a)
     for (q, _, select), group in groups.items():
-        lo, hi = SELECTED_SPELLS_TRAPS if select is not None and select.cards == "spells_traps" else \
+        cards = select.cards if select is not None else None
+        lo, hi = {"spells_traps": SELECTED_SPELLS_TRAPS, "graveyard": SELECTED_GRAVEYARD}.get(cards) or \
             DOMAIN.get(q, (0, 10**7))
         points = {lo, hi} | {p for a in group for p in (a.value - 1, a.value, a.value + 1)}
         if not any(lo <= p <= hi and all(_holds(p, a.cmp, a.value) for a in group) for p in points):
@@ -378,13 +382,22 @@ def _operation(r: Reader, o, w, k) -> Operation:
     on = r.get(o, "on", str, "self", choices=vocab.OPERATION_ON, what=w)
     if do in GAME_OPS + DECK_OPS and "on" in o and on != "self":
         r.fail("on", f"{w}: {do!r} is about the attack, the Chain or a player's Deck, not a card: it takes no 'on'")
-    amount, amount_of = 0, "number"
+    amount, amount_of, count = 0, "number", None
     if "amount" in o:
         if do not in AMOUNT_OPS:
             r.fail("amount", f"{w}: {do!r} takes no 'amount'")
         v = o["amount"]
-        if isinstance(v, str):
-            amount_of = r.get(o, "amount", str, choices=vocab.AMOUNT_OF[1:], what=w)
+        if isinstance(v, dict):   # "800 ATK for each monster they control": {"per": -800, "count": SELECT}
+            ar = Reader(r.doc, r.path, r.where + ("amount",))
+            ar.obj(v, {"per", "count"}, f"{w} amount")
+            if do not in COUNTED_OPS:
+                r.fail("amount", f"{w}: an amount for each card is for {', '.join(map(repr, COUNTED_OPS))}")
+            amount, amount_of = ar.get(v, "per", int, REQUIRED, what=f"{w} amount"), "count"
+            if amount == 0:
+                ar.fail("per", f"{w} amount: 'per' (how much for each card) is not 0")
+            count = _select(ar, v, f"{w} amount", "all", key="count")
+        elif isinstance(v, str):
+            amount_of = r.get(o, "amount", str, choices=[a for a in vocab.AMOUNT_OF[1:] if a != "count"], what=w)
             if do not in ("damage", "gain_lp") and not (amount_of == "self_atk" and do in ("atk_add", "atk_set")):
                 r.fail("amount", f"{w}: an amount of {v!r} is for 'damage' and 'gain_lp'"
                                  + (" (and 'atk_add', 'atk_set')" if amount_of == "self_atk" else ""))
@@ -410,7 +423,7 @@ def _operation(r: Reader, o, w, k) -> Operation:
     then = r.get(o, "then", bool, False, what=w)
     if then and k == 0:
         r.fail("then", f"{w}: the first operation has no operation before it to depend on")
-    return Operation(do, on, amount, amount_of, to, select, then)
+    return Operation(do, on, amount, amount_of, to, select, then, count)
 
 
 SELECT_KEYS = {"side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype",
@@ -419,14 +432,18 @@ SELECT_KEYS = {"side", "filter", "attribute", "monster_type", "level_min", "leve
 MONSTER_ONLY_KEYS = ("attribute", "not_attribute", "monster_type", "level_min", "level_max", "special_summoned")
 
 
-def _select(r: Reader, o, w, on, continuous=False):
-    sel = r.get(o, "select", dict, None, what=w)
+def _select(r: Reader, o, w, on, continuous=False, key="select"):
+    """The selector at `key` of `o`: `select`, with "on": "all" and only with it; an amount's
+    `count` (required there: the caller passes "all")."""
+    sel = r.get(o, key, dict, None, what=w)
     if (sel is not None) != (on == "all"):
+        if key != "select":
+            r.fail(None, f"{w}: an amount for each card needs 'count' (which cards it counts)")
         r.fail("select" if sel is not None else "on", f"{w}: 'select' (which cards) goes with \"on\": \"all\" and only with it")
     if sel is None:
         return Select()
-    sr = Reader(r.doc, r.path, r.where + ("select",))
-    w = f"{w} select"
+    sr = Reader(r.doc, r.path, r.where + (key,))
+    w = f"{w} {key}"
     sr.obj(sel, SELECT_KEYS, w)
     attribute, not_attribute = (sr.get(sel, key, str, "none", what=w) for key in ("attribute", "not_attribute"))
     for key, v in (("attribute", attribute), ("not_attribute", not_attribute)):
@@ -455,6 +472,16 @@ def _select(r: Reader, o, w, on, continuous=False):
         if out.filter in vocab.POSITION_FILTERS:
             sr.fail("filter", f"{w}: a Spell or Trap Card has no battle position; a Spell/Trap selector's filter is "
                               "any, face_up or face_down")
+    if out.cards == "graveyard":
+        if continuous:
+            sr.fail("cards", f"{w}: a continuous effect applies to monsters on the field; \"cards\": \"graveyard\" "
+                             "counts or picks cards in the Graveyard")
+        if out.filter != "any":
+            sr.fail("filter", f"{w}: a card in the Graveyard has no battle position and is face-up; a Graveyard "
+                              "selector's filter is any")
+        if out.special_summoned:
+            sr.fail("special_summoned", f"{w}: 'special_summoned' is about monsters in the Monster Zone (a card that "
+                                        "left the field is a new card)")
     return out
 
 
@@ -582,7 +609,8 @@ def operation_dict(o: Operation) -> dict:
     if o.do not in GAME_OPS + DECK_OPS:
         d["on"] = o.on
     if o.do in AMOUNT_OPS:
-        d["amount"] = o.amount if o.amount_of == "number" else o.amount_of
+        d["amount"] = o.amount if o.amount_of == "number" else \
+            {"per": o.amount, "count": select_dict(o.count)} if o.amount_of == "count" else o.amount_of
     if o.do in ("damage", "gain_lp") or (o.do in TO_YOU and o.to != "you"):
         d["to"] = o.to
     if o.on == "all":

@@ -25,6 +25,7 @@ def selectors(card):
     """Every selector of a card's effects (its operations' and its continuous effects')."""
     for e in card.effects:
         yield from (o.select for o in e.operations)
+        yield from (o.count for o in e.operations if o.count is not None)
         if e.apply is not None:
             yield e.apply.select
         yield from (a.select for alt in e.atoms for a in alt if a.select is not None)

@@ -330,7 +330,9 @@ def slot_facts(n, eff, archetype_id, name_id):
         if o is None:
             out.append(("operation", k, 0, f"{n}: its effect changes nothing timing depends on {yes}" if k == 0 else ""))
             continue
-        what = OPERATION_WORDS[o.do].format(amount=AMOUNT_WORDS.get(o.amount_of, o.amount))
+        amount = f"{o.amount} for each of {select_words(o.count)}" if o.amount_of == "count" else \
+            AMOUNT_WORDS.get(o.amount_of, o.amount)
+        what = OPERATION_WORDS[o.do].format(amount=amount)
         if o.do == "double_battle_damage" and o.to == "opponent":
             what = what.replace("its controller takes", "its controller's opponent takes")
         if o.do in ("draw", "mill") and o.to == "opponent":
@@ -343,7 +345,8 @@ def slot_facts(n, eff, archetype_id, name_id):
                     ("operation_amount", k, o.amount, words),
                     ("operation_amount_of", k, vocab.AMOUNT_OF.index(o.amount_of), words),
                     ("operation_to", k, vocab.LP_PLAYERS.index(o.to), words),
-                    ("operation_then", k, o.then, words)] + select_facts("operation", k, o.select, words, archetype_id, name_id))
+                    ("operation_then", k, o.then, words)] + select_facts("operation", k, o.select, words, archetype_id, name_id)
+                   + select_facts("count", k, o.count or Select(), words if o.count else "", archetype_id, name_id))
     return out
 
 
@@ -352,7 +355,7 @@ SLOT_WIDTH = {**{f"cond_{f}": vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATO
               "cost": vocab.MAX_COSTS, "cost_amount": vocab.MAX_COSTS,
               **{n: vocab.MAX_OPERATIONS for n in ("operation", "operation_on", "operation_amount", "operation_amount_of",
                                                     "operation_to", "operation_then")},
-              **{f"operation_{f}": vocab.MAX_OPERATIONS for f in SELECT_FIELDS},
+              **{f"{p}_{f}": vocab.MAX_OPERATIONS for p in ("operation", "count") for f in SELECT_FIELDS},
               **{f"cond_{f}": vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATOMS for f in SELECT_FIELDS}}
 
 
@@ -409,7 +412,7 @@ def select_words(sel) -> str:
     other = "other " if sel.other is True else ""
     but = " except cards of its own name" if sel.other == "name" else ""
     summoned = "Special Summoned " if sel.special_summoned else ""
-    cards = "Spell and Trap Cards" if sel.cards == "spells_traps" else "monsters"
+    cards = {"spells_traps": "Spell and Trap Cards", "graveyard": "cards in the Graveyard"}.get(sel.cards, "monsters")
     return f"{side} {other}{what + ' ' if what else ''}{summoned}{kin}{cards}{levels}{but}"
 
 

@@ -181,12 +181,12 @@ def d4_1(ctx):
     # read by damage calculation (calc.py)
     return {"destroyed_stay_until_ds_end": z3.BoolVal(True)}
 @rule("D4-2", "A surviving self-destroying monster is destroyed now if its condition holds.",
-      ["S3 61-62", "S0-OCG 195"], shape="permission", expressible="partial",
+      ["S3 61-62", "S0-OCG 195"], shape="permission",
       note="A self_destruct continuous effect (GEN-18's self-destruction update, continuous.py, "
            "asks this rule's gate) is applied from the start of after damage calculation, "
            "except to a monster determined destroyed by battle; without the rule it waits the "
-           "whole Damage Step. Left out: conditions the atoms cannot say (\"Zombie Mammoth\": "
-           "the Graveyard's contents).")
+           "whole Damage Step. The three cards the sources name say their conditions as atoms "
+           "(\"Zombie Mammoth\": no Zombie among the Graveyard's cards the play holds).")
 def d4_2(ctx):
     # read by GEN-18's self-destruction (continuous.py): from after damage calculation a
     # surviving monster is destroyed if its condition holds, one destroyed by battle is not

@@ -183,29 +183,42 @@ def lp_change(ctx, k, player):
     me = S.ctrl(S.inst(ctx.top_eff))
     whose = z3.If(S.op_to(s) == vocab.LP_PLAYERS.index("you"), me,
                   z3.If(S.op_to(s) == vocab.LP_PLAYERS.index("opponent"), 1 - me, S.ctrl(card)))
-    amount = operation_amount(ctx, s, card)
+    amount = operation_amount(ctx, k, card)
     sign = z3.If(S.op(s) == vocab.OP["damage"], -1, 1)
     lp_op = z3.Or(S.op(s) == vocab.OP["damage"], S.op(s) == vocab.OP["gain_lp"])
     return z3.If(z3.And(applied(ctx, k), valid(ctx, k), lp_op, whose == player), sign * amount, 0)
 
 
-def operation_amount(ctx, s, card):
-    """Operation slot s's amount (vocab.AMOUNT_OF): a number; the ATK or original ATK of `card`,
+def operation_amount(ctx, k, card):
+    """Operation slot k's amount (vocab.AMOUNT_OF): a number; the ATK or original ATK of `card`,
     the card it is on (a term, or an index); the resolving effect's own card's ATK (`self_atk`:
-    "becomes equal to this face-up card's current ATK", Dark Diviner); or the battle damage its
+    "becomes equal to this face-up card's current ATK", Dark Diviner); the battle damage its
     controller's opponent took in this battle ("Gain Life Points equal to the Battle Damage that
-    the monster inflicted to your opponent", Sebek's Blessing), all as before the step."""
+    the monster inflicted to your opponent", Sebek's Blessing); or the number for each card its
+    `count` selector picks (`count`: "800 ATK for each monster they control"), all as before the step."""
     S, pre = ctx.S, ctx.pre
-    own = S.inst(ctx.top_eff)
+    own, s = S.inst(ctx.top_eff), op_slot(ctx, k)
 
     def atk(c):
         return pre.atk[c] if isinstance(c, int) else ctx.sel(pre.atk, c, z3.IntVal(0))
     values = {"atk": atk(card), "original_atk": S.orig_atk(card), "self_atk": atk(own),
-              "opponent_battle_damage": ctx.sel(pre.bd, 1 - S.ctrl(own))}
+              "opponent_battle_damage": ctx.sel(pre.bd, 1 - S.ctrl(own)),
+              "count": S.op_amount(s) * counted(ctx, k)}
     out = S.op_amount(s)
     for name, value in values.items():
         out = z3.If(S.op_amount_of(s) == vocab.AMOUNT_OF.index(name), value, out)
     return out
+
+
+def counted(ctx, k):
+    """How many cards operation slot k's `count` selector picks as the Chain Link resolves (seen
+    from the resolving effect's controller): "for each monster they control"."""
+    def build():
+        S, pre = ctx.S, ctx.pre
+        own, s = S.inst(ctx.top_eff), op_slot(ctx, k)
+        return z3.Sum([z3.If(picks(ctx, S.ctrl(own), "count", s, j, card_state(ctx, j, pre), own), 1, 0)
+                       for j in ctx.cards] or [z3.IntVal(0)])
+    return once(ctx, ("counted", k), build)
 
 
 def named_player(ctx, k, me):
@@ -248,7 +261,7 @@ def resolve_effects(ctx):
         s = op_slot(ctx, k)
         for i in ctx.cards:
             on_i = hits(ctx, k, i)
-            amount = operation_amount(ctx, s, i)
+            amount = operation_amount(ctx, k, i)
 
             def do(op, var, value, on=on_i, k=k, i=i):
                 ups.append(Update(var, i, z3.And(applies(ctx, op, k), on), value))
