@@ -38,6 +38,16 @@ def test_every_builtin_entry_meets_the_schema():
     assert len(load(doc)) == len(doc["cards"])
 
 
+def test_every_builtin_monster_has_a_type():
+    # a monster without `monster_type` reads as having no Type, so a `monster_type` atom or
+    # selector ("Poison Fangs": a Beast; "Enlightenment": a Spellcaster) would answer wrongly
+    # about it: every built-in monster carries its official Type, and a new entry cannot omit it
+    untyped = [c.name for c in catalogue.builtin().values() if c.type == "monster" and not c.monster_type]
+    assert untyped == []
+    doc = json.loads((ROOT / "fixtures" / "cards.json").read_text())
+    assert all(c.get("monster_type") for c in doc["cards"] if c["type"] == "monster")
+
+
 def test_the_schema_names_exactly_the_vocabulary():
     defs = SCHEMA["$defs"]
     assert defs["atom"]["properties"]["quantity"]["enum"] == list(vocab.QUANTITIES[1:])
