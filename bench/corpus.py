@@ -42,7 +42,7 @@ def setups(rng, count: int, cards, max_cards: int = 20, min_cards: int = 2) -> l
             else:
                 used[(player, zone)] += 1
             specs.append(CardSpec(name, name, player, zone, face_up=zone == "monster_zone",
-                                  defense=False, atk=None, def_=None, equip=[], line=len(specs) + 1))
+                                  defense=False, atk=None, def_=None, line=len(specs) + 1))
         if not any(s.zone == "monster_zone" for s in specs):
             continue
         out.append(Play("<bench>", ruleset=rng.choice(["ocg", "tcg"]), title="bench",

@@ -88,6 +88,9 @@ class State:
         self.ssum = [B(f"c{i}_ssum") for i in range(ncards)]
         self.ind_battle = [B(f"c{i}_ind_battle") for i in range(ncards)]  # cannot be destroyed by battle (an operation's, this turn)
         self.ind_effect = [B(f"c{i}_ind_effect") for i in range(ncards)]  # cannot be destroyed by card effects (this turn)
+        # the monster this card is equipped to as an Equip Card (GEN-20), NONE when it is not: set when
+        # its `equip` operation resolves, back to NONE when it leaves the field or is destroyed
+        self.equip = [I(f"c{i}_equip") for i in range(ncards)]
         self.bdc = [I("bdc_A"), I("bdc_B")]  # an operation's change to the battle damage each player takes in this battle
         self.trig = [B(f"e{e}_trig") for e in range(neffects)]        # trigger pending in this window
         self.used = [B(f"e{e}_used") for e in range(neffects)]        # activated this turn (a once-per-turn limit)

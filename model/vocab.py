@@ -160,7 +160,9 @@ MONSTER_TYPES = (
 
 # Who an atom, a cost or an operation is about. Card subjects are relative to the effect's card;
 # player subjects to its controller.
-CARD_SUBJECTS = ("self", "attacker", "attack_target", "target", "battle_opponent", "own_battling", "opponent_battling")
+# `equipped`: the monster this card (an Equip Card) is equipped to (GEN-20), none while it is not
+CARD_SUBJECTS = ("self", "attacker", "attack_target", "target", "battle_opponent", "own_battling", "opponent_battling",
+                 "equipped")
 PLAYER_SUBJECTS = ("you", "opponent")
 SUBJECTS = CARD_SUBJECTS + PLAYER_SUBJECTS
 SJ = {name: i for i, name in enumerate(SUBJECTS)}
@@ -212,6 +214,9 @@ OPERATIONS = (
     # "That monster can attack again": one more attack declaration this turn (BP-5's count)
     "attack_again",
     "atk_double_original",   # ATK becomes double its original ATK ("Bujingi Crane")
+    # "equip this card to that target": the effect's own card becomes an Equip Card equipped to
+    # the face-up monster the operation is on (GEN-20); an Equip Spell's activation
+    "equip",
 )
 OP = {name: i for i, name in enumerate(OPERATIONS)}
 MAX_DRAW = 5   # cards one draw / mill operation moves
@@ -279,7 +284,7 @@ CONTINUOUS = (
 SELF_ONLY_CONTINUOUS = ("self_destruct",)   # about its own card only: `on` is "self"
 CN = {name: i for i, name in enumerate(CONTINUOUS)}
 MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots for
-CONTINUOUS_ON = ("self", "all")
+CONTINUOUS_ON = ("self", "all", "equipped")   # equipped: the monster this Equip Card is equipped to (GEN-20)
 POSITIONS = ("attack", "defense")   # the battle position a position_lock imposes
 LOCK_FILTERS = ("any", "face_up")   # a position_lock's selector: its own position is not a criterion
 LOCKS = ("lock_traps", "lock_spells", "lock_spells_traps")

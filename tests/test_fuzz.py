@@ -177,7 +177,8 @@ SETUP_CARD = st.fixed_dictionaries(
     {"player": st.sampled_from(["A", "B", "C"]), "zone": st.sampled_from(PM.SETUP_ZONES + ("pocket",)),
      "card": st.sampled_from(["Dark Magician", "Kuriboh", "Honest", "", "No Such Card"])},
     optional={"label": st.sampled_from(["DM", "K", "", "as"]), "face_up": SCALAR, "defense": SCALAR,
-              "atk": SCALAR, "def": SCALAR, "equip": st.lists(SCALAR, max_size=2)})
+              "atk": SCALAR, "def": SCALAR, "equip": st.lists(SCALAR, max_size=2),
+              "equipped_to": SCALAR})
 NEAR_PLAY = st.fixed_dictionaries(
     {"actions": st.lists(ACTION | NEAR, max_size=6)},
     optional={"ruleset": SCALAR, "turn": SCALAR, "turn_player": SCALAR, "lp": st.dictionaries(

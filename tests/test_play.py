@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from ygo_timing.inputs import jsonloc
 from ygo_timing.inputs import play as P
+from ygo_timing.inputs.play import model as PM
 from ygo_timing.model import vocab
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
@@ -84,8 +85,8 @@ B monster "Big Shield Gardna" as Gardna defense def 2600
 B monster "Test Wall" face-down defense
 A monster "Kuriboh" as K1 atk 300
 A monster "Kuriboh" as "Second Kuriboh" special-summoned
-A monster "Harpie Lady" equip "Cyber Shield" equip "Rising Energy" attack
-A spell "Cyber Shield"
+A monster "Harpie Lady" attack
+A spell "Cyber Shield" equipped-to "Harpie Lady"
 A field "Yami"
 A hand "Kuriboh" as K3
 A graveyard "Sangan"
@@ -139,10 +140,10 @@ def test_text_ex1():
     assert p.line_of == {"title": 2, "source": 3, "ruleset": 4, "turn": 5, "turn_player": 6,
                          "expect": 7, "rules": 8}
     assert p.cards == [
-        P.CardSpec("Dark Magician", "Dark Magician", "A", "monster_zone", True, False, None, None, [], 10),
-        P.CardSpec("Rising Energy", "Rising Energy", "A", "spell_trap_zone", False, False, None, None, [], 11),
-        P.CardSpec("K", "Blue-Eyes White Dragon", "A", "hand", False, False, None, None, [], 12),
-        P.CardSpec("Lily", "Injection Fairy Lily", "B", "monster_zone", True, False, None, None, [], 13),
+        P.CardSpec("Dark Magician", "Dark Magician", "A", "monster_zone", True, False, None, None, 10),
+        P.CardSpec("Rising Energy", "Rising Energy", "A", "spell_trap_zone", False, False, None, None, 11),
+        P.CardSpec("K", "Blue-Eyes White Dragon", "A", "hand", False, False, None, None, 12),
+        P.CardSpec("Lily", "Injection Fairy Lily", "B", "monster_zone", True, False, None, None, 13),
     ]
     assert [(a.kind, a.line) for a in p.actions] == [
         ("enter_bp", 15), ("next", 16), ("attack", 17), ("next", 18), ("next", 19),
@@ -209,7 +210,7 @@ def test_full_text_details():
     tw = by["Test Wall"]
     assert (tw.zone, tw.face_up, tw.defense) == ("monster_zone", False, True)
     assert by["K1"].atk == 300 and by["Second Kuriboh"].name == "Kuriboh"
-    assert by["Harpie Lady"].equip == ["Cyber Shield", "Rising Energy"]
+    assert by["Cyber Shield"].equipped_to == "Harpie Lady" and by["Harpie Lady"].equipped_to is None
     assert by["Cyber Shield"].zone == "spell_trap_zone" and by["Cyber Shield"].face_up
     assert by["Yami"].zone == "field_zone"
     assert (by["K3"].zone, by["K3"].face_up) == ("hand", False)
@@ -365,15 +366,27 @@ def err_text(source: str) -> P.PlayError:
      "'defense' conflicts with an earlier option on this line; expected each option at most once"),
     ('A monster "X" shiny\nenter bp\n', 1,
      "unexpected 'shiny' in set-up line; expected one of: as, attack, defense, face-up, face-down, "
-     "atk, def, equip, special-summoned"),
+     "atk, def, equipped-to, special-summoned"),
     ('A monster "X" special-sumoned\nenter bp\n', 1,
      "unexpected 'special-sumoned' in set-up line (did you mean 'special-summoned'?); expected one of: as, attack, "
-     "defense, face-up, face-down, atk, def, equip, special-summoned"),
+     "defense, face-up, face-down, atk, def, equipped-to, special-summoned"),
     ('A hand "X" special-summoned\nenter bp\n', 1,
      "special-summoned says how a monster on the field came there; this card is in hand, not the monster zone "
      "(a card that leaves the field is a new card)"),
     ('A monster "X" special-summoned special-summoned\nenter bp\n', 1,
      "'special-summoned' conflicts with an earlier option on this line; expected each option at most once"),
+    # an Equip Card is a set-up card of its own (`equipped-to`): the old `equip "Name"` says so
+    ('A monster "X" equip "Y"\nenter bp\n', 1,
+     "'equip' is no set-up option any more: " + PM.EQUIP_MOVED),
+    ('A spell "S" equipped-to\nenter bp\n', 1, 'expected a card (a label or a "quoted name"), got end of line'),
+    ('A spell "S" equipped-to M\nenter bp\n', 1, 'unknown card "M"; expected a label or card name from the set-up: S'),
+    ('A monster "M"\nA set "S" equipped-to M\nenter bp\n', 2,
+     "equipped-to is for a face-up Equip Card in the Spell & Trap Zone (`spell`); this card is face-down in "
+     "spell_trap_zone"),
+    ('A monster "M" face-down defense\nA spell "S" equipped-to M\nenter bp\n', 2,
+     'an Equip Card is equipped to a face-up monster in the monster zone; "M" (line 1) is face-down in monster_zone'),
+    ('A spell "S" equipped-to S\nenter bp\n', 1, '"S" is equipped to itself; expected the label of the monster it is '
+                                                   'equipped to'),
     ("A monster Kuriboh\nenter bp\n", 1, "expected a card name in double quotes, got 'Kuriboh'"),
     ('A monster "Kuriboh\nenter bp\n', 1,
      "unterminated quoted string starting at column 11; expected a closing '\"'"),
@@ -472,6 +485,12 @@ JSON_SETUP = ('{"setup": [\n'
      '"actions": [{"do": "claim", "claim": "location", "card": "K", "value": "hand"}]}', 3,
      'card name "K" is ambiguous: 2 cards have that name (lines 1, 2); expected a label -- give each '
      "an `as <label>` and use it"),
+    # an Equip Card's monster (an empty "equip", as earlier versions wrote, is read as nothing)
+    ('{"setup": [{"player": "A", "zone": "monster_zone", "card": "X",\n "equip": ["Y"]}],\n'
+     ' "actions": [{"do": "enter_bp"}]}', 2, 'setup[0].equip: "equip" is no set-up key any more (an empty list is '
+                                             'read as nothing): ' + PM.EQUIP_MOVED),
+    ('{"setup": [{"player": "A", "zone": "spell_trap_zone", "card": "S", "face_up": true,\n "equipped_to": "Z"}],\n'
+     ' "actions": [{"do": "enter_bp"}]}', 2, 'unknown card "Z"; expected a label or card name from the set-up: S'),
     # shapes
     (JSON_SETUP + '{"do": "pass", "player": "A", "card": "DM"}]}', 6,
      'unknown key "card" in a "pass" action; expected one of: do, player'),
@@ -630,6 +649,13 @@ def test_schema_accepts_plays():
      "actions": [{"do": "enter_bp"}]},
     {"expect": {"verdict": "legal", "rules": ["T4"]}, "actions": [{"do": "enter_bp"}]},
     {"rules": ["t4"], "actions": [{"do": "enter_bp"}]},
+    {"setup": [{"player": "A", "zone": "monster_zone", "card": "X", "equip": ["Y"]}], "actions": [{"do": "enter_bp"}]},
+    {"setup": [{"player": "A", "zone": "monster_zone", "card": "X", "label": "M"},
+               {"player": "A", "zone": "monster_zone", "card": "S", "face_up": True, "equipped_to": "M"}],
+     "actions": [{"do": "enter_bp"}]},
+    {"setup": [{"player": "A", "zone": "monster_zone", "card": "X", "label": "M"},
+               {"player": "A", "zone": "spell_trap_zone", "card": "S", "equipped_to": "M"}],
+     "actions": [{"do": "enter_bp"}]},
 ])
 def test_schema_and_parser_reject_the_same(doc):
     jsonschema = pytest.importorskip("jsonschema")
@@ -651,3 +677,20 @@ def test_docs_examples_parse():
     t = P.parse_text(blocks["play"], "format.md")
     j = P.parse_json(blocks["json"], "format.md")
     assert P.to_json(t) == P.to_json(j)
+
+
+def test_equipped_to_in_both_forms():
+    """`equipped-to` (text) and "equipped_to" (JSON) name the monster an Equip Card is equipped to,
+    by label or by a unique name, before or after its line; both forms round-trip it."""
+    text = ('A spell "Legendary Sword" as LS equipped-to "Getsu Fuhma"\nA monster "Getsu Fuhma"\n'
+            'B monster "Kuriboh" as K\nenter bp\n')
+    p = P.parse_text(text, "e.play")
+    assert [(c.label, c.equipped_to) for c in p.cards] == [("LS", "Getsu Fuhma"), ("Getsu Fuhma", None), ("K", None)]
+    j = P.to_json(p)
+    assert j["setup"][0]["equipped_to"] == "Getsu Fuhma" and "equipped_to" not in j["setup"][1]
+    assert all("equip" not in c for c in j["setup"])
+    assert P.to_text(P.parse_json(json.dumps(j), "e.json")) == P.to_text(p)
+    assert 'A spell "Legendary Sword" as LS equipped-to "Getsu Fuhma"' in P.to_text(p)
+    old = json.loads(json.dumps(j))
+    old["setup"][1]["equip"] = []   # what earlier versions wrote: read as nothing
+    assert P.to_json(P.parse_json(json.dumps(old), "o.json")) == j

@@ -250,3 +250,19 @@ def test_compare_counts_two_spellings_of_one_meaning_as_agreement():
     # but the order of operations is their meaning, and a field that differs is a difference
     assert not _same([{"do": "negate"}, {"do": "destroy"}], [{"do": "destroy"}, {"do": "negate"}])
     assert not _same([{"do": "destroy", "on": "attacker"}], [{"do": "destroy"}])
+
+
+def test_an_equip_spells_equip_effects_apply_to_the_equipped_monster():
+    # EFFECT_TYPE_EQUIP on an Equip Spell: "The equipped monster gains 300 ATK" is a continuous
+    # effect `on` "equipped" (GEN-20); on any other card the import does not guess
+    script = luascan.scan(("local s,id=GetID()\nfunction s.initial_effect(c)\n\taux.AddEquipProcedure(c)\n"
+                           "\tlocal e2=Effect.CreateEffect(c)\n\te2:SetType(EFFECT_TYPE_EQUIP)\n"
+                           "\te2:SetCode(EFFECT_UPDATE_ATTACK)\n\te2:SetValue(300)\n\tc:RegisterEffect(e2)\n"
+                           "\tlocal e3=Effect.CreateEffect(c)\n\te3:SetType(EFFECT_TYPE_EQUIP)\n"
+                           "\te3:SetCode(EFFECT_PIERCE)\n\tc:RegisterEffect(e3)\nend\n").encode(), "c8.lua")
+    atk, pierce = script.never_activated
+    assert scriptmodel.continuous(atk, script.functions, equip_spell=True).value == \
+        {"kind": "continuous", "apply": {"do": "atk_modifier", "on": "equipped", "amount": 300}}
+    assert scriptmodel.continuous(pierce, script.functions, equip_spell=True).value["apply"] == \
+        {"do": "piercing", "on": "equipped"}
+    assert scriptmodel.continuous(atk, script.functions) is scriptmodel.UNKNOWN

@@ -218,7 +218,39 @@ def parse_card(value, doc, path, where) -> Card:
                                  "as atoms (e.g. {'quantity': 'attacking', 'of': 'own_battling'})")
     if sum(e.apply is not None for e in card.effects) > vocab.MAX_CONTINUOUS:
         r.fail("effects", f"{what}: at most {vocab.MAX_CONTINUOUS} continuous effects with 'apply' per card")
+    check_equipping(card, doc, path, where)
     return card
+
+
+def check_equipping(card: Card, doc, path, where):
+    """What equipping asks of a whole card (GEN-20): an Equip Spell's activation equips it; only a
+    card that equips itself (an `equip` operation, or an Equip Spell) reads "the equipped monster";
+    a monster never becomes an Equip Card in the model; an ATK changer that equips changes ATK or
+    DEF through its continuous effects on the equipped monster."""
+    what = f"card {short(card.name)}"
+    equips = [k for k, e in enumerate(card.effects) if any(o.do == "equip" for o in e.operations)]
+    for k, e in enumerate(card.effects):
+        er = Reader(doc, path, where + ("effects", k))
+        if k in equips and card.type == "monster":
+            er.fail("operations", f"{what} effect {k + 1}: 'equip' makes this card an Equip Card; a monster "
+                                  "becoming an Equip Card is not modelled (only a Spell or Trap Card equips itself)")
+        if (card.kind == "spell:equip" and e.kind == "activation" and k not in equips
+                and not {"operations", "resolution", "target"} & set(e.unknown)):
+            er.fail("operations", f"{what} effect {k + 1}: an Equip Spell's activation equips it to the monster it "
+                                  "targets; add {\"do\": \"equip\", \"on\": \"chosen\"} to 'operations' and the "
+                                  "'target' (\"Equip only to ...\" is its filter)")
+        subjects = {a.of for alt in e.atoms + ((e.target_filter or ()),) for a in alt} | \
+            {a.than[1] for alt in e.atoms + ((e.target_filter or ()),) for a in alt if a.than}
+        reads = "equipped" in subjects or (e.apply is not None and e.apply.on == "equipped")
+        if reads and not equips and card.kind != "spell:equip":
+            er.fail("apply" if e.apply is not None and e.apply.on == "equipped" else "condition",
+                    f"{what} effect {k + 1}: 'equipped' is the monster this card is equipped to, and this card "
+                    "never equips itself (it is no Equip Spell and has no 'equip' operation)")
+        if k in equips and e.atk_def == "direct" and not any(
+                c.apply is not None and c.apply.on == "equipped" and c.apply.do in effect_format.AMOUNT_CONTINUOUS
+                for c in card.effects):
+            er.fail("atk_def", f"{what} effect {k + 1}: 'atk_def' is 'direct' but neither its operations nor a "
+                               "continuous effect on the equipped monster change ATK or DEF")
 
 
 # the negations the model reads from one kind of card only (model/rules/effects.py): (types, words)
@@ -292,7 +324,12 @@ def parse_effect(value, doc, path, where, what) -> Effect:
             e.operations = (effect_format.Operation(
                 do, rr.get(res, "target", str, "self", choices=vocab.TARGETS, what=w),
                 rr.get(res, "amount", int, 0, what=w) if do == "atk_add" else 0),)
+    if any(o.do == "equip" for o in e.operations) and e.target_filter is None:
+        r.fail("operations", f"{w}: 'equip' equips this card to the monster its activation targets; give the "
+                             "'target' (\"Equip only to ...\" is its filter; {} for any face-up monster)")
+    # an effect that equips changes ATK or DEF through its card's continuous effects (parse_card)
     if e.atk_def == "direct" and not effect_format.changes_atk_def_directly(e.operations, e.apply) \
+            and not any(o.do == "equip" for o in e.operations) \
             and "operations" not in e.unknown and "resolution" not in e.unknown and e.operations:
         r.fail("atk_def", f"{w}: 'atk_def' is 'direct' but no operation changes ATK or DEF")
     for t in e.timings if e.text else ():

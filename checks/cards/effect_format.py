@@ -417,6 +417,9 @@ def _operation(r: Reader, o, w, k) -> Operation:
         r.fail("to", f"{w}: {do!r} moves cards from the Deck of 'you' or 'opponent'")
     if do in DECK_OPS and not 1 <= amount <= vocab.MAX_DRAW:
         r.fail("amount", f"{w}: {do!r} moves 1 to {vocab.MAX_DRAW} cards; got {amount}")
+    if do == "equip" and on != "chosen":
+        r.fail("on" if "on" in o else None,
+               f"{w}: 'equip' equips this card to the monster it targets: 'on' is \"chosen\", got {on!r}")
     if amount_of in ("atk", "original_atk") and on == "all":
         r.fail("amount", f"{w}: an amount of one card's ATK needs one card: 'on' is not 'all'")
     select = _select(r, o, w, on)

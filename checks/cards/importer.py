@@ -488,7 +488,7 @@ def map_card(row, script: luascan.Script | None, script_path: str | None, warn):
                 warn(f"{script.path}:{ln}: {fn}: effects registered this way are not read")
         lasting = []
         for d in script.never_activated:
-            got = scriptmodel.continuous(d, script.functions)
+            got = scriptmodel.continuous(d, script.functions, equip_spell=(ctype, sub) == ("spell", "equip"))
             if got is not None:
                 lasting.append({**got.value, "import": {"script": f"{script.path}:{got.line}"}})
             elif d.settings["Code"].text.strip() in scriptmodel.CONTINUOUS:

@@ -593,14 +593,26 @@ CONTINUOUS = {"EFFECT_UPDATE_ATTACK": "atk_modifier", "EFFECT_UPDATE_DEFENSE": "
               "EFFECT_DIRECT_ATTACK": "direct_attack", "EFFECT_PIERCE": "piercing"}
 
 
-def continuous(decl, functions):
+def continuous(decl, functions, equip_spell=False):
     """A `continuous` catalogue effect for a never-activated effect, or UNKNOWN; Derived(None)
-    for one that changes nothing the Battle Phase rules read."""
+    for one that changes nothing the Battle Phase rules read. An Equip Spell's EFFECT_TYPE_EQUIP
+    effect applies to the monster it is equipped to (`on`: "equipped", GEN-20)."""
     code = decl.settings.get("Code")
     text = code.text.strip() if code else ""
     if text not in CONTINUOUS:
         return UNKNOWN
     typ = decl.get("Type") or 0
+    if typ == K.ET["EQUIP"] and equip_spell and decl.settings.get("Condition") is None \
+            and decl.settings.get("Range") is None and CONTINUOUS[text] not in vocab.GAME_CONTINUOUS:
+        e = {"kind": "continuous", "apply": {"do": CONTINUOUS[text], "on": "equipped"}}
+        value = decl.settings.get("Value")
+        if CONTINUOUS[text] in ("atk_modifier", "def_modifier"):
+            if value is None or value.value is None:
+                return UNKNOWN
+            e["apply"]["amount"] = value.value
+        elif value is not None and value.text.strip() not in ("1", "aux.indoval"):
+            return UNKNOWN
+        return Derived(e, decl.line)
     if decl.settings.get("Condition") is not None or not typ & (K.ET["SINGLE"] | K.ET["FIELD"]):
         return UNKNOWN   # the model's continuous effects have no condition (docs/cards-format.md)
     rng = decl.settings.get("Range")

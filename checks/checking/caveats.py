@@ -1,7 +1,7 @@
 """What a verdict does not weigh: the parts of a card's text the effect model does not hold.
 
 A catalogue entry says in an effect's `not_modelled` what its text does that the model has no
-state for (a counter, an equip, a random choice). The verdict is exact about everything
+state for (a counter, a random choice). The verdict is exact about everything
 else, but a judge must know when such a part could have changed the answer, so the verdict names
 the parts a play touches: every effect it activates, and every continuous effect of a card it
 sets up (a continuous effect is never activated; it applies while its card is face-up, and a

@@ -45,6 +45,13 @@ class Universe:
                 raise PlayError(play.path, spec.line, f"unknown card {spec.name!r}: not in the catalogue "
                                                       "(add it with --cards FILE or a `card:` line)")
             self.cards.append(card)
+        for spec, card in zip(self.specs, self.cards):   # `equipped-to`: the set-up's Equip Cards (GEN-20)
+            if spec.equipped_to is not None:
+                monster = self.cards[self.index[spec.equipped_to]]
+                if card.type == "monster" or monster.type != "monster":
+                    raise PlayError(play.path, spec.line, f"{spec.label!r} is set up equipped to {spec.equipped_to!r}: "
+                                    "an Equip Card is a Spell or Trap Card equipped to a monster; "
+                                    f"this is a {card.type} card equipped to a {monster.type} card")
         self.effects = []   # (card index, effect number 1-based, Effect)
         self.eff_id = {}
         for i, card in enumerate(self.cards):
@@ -240,6 +247,8 @@ def initial_state(layout, uni: Universe, play: Play) -> dict:
         v[f"ssum[{i}]"] = spec.special_summoned   # the set-up's special-summoned (docs/format.md)
         v[f"atk[{i}]"] = spec.atk if spec.atk is not None else (card.atk or 0)
         v[f"def_[{i}]"] = spec.def_ if spec.def_ is not None else (card.def_ or 0)
+        # the set-up's `equipped-to` (GEN-20); NONE: not an Equip Card equipped to a monster
+        v[f"equip[{i}]"] = uni.index[spec.equipped_to] if spec.equipped_to is not None else NONE
     return v
 
 

@@ -77,7 +77,7 @@ OPERATION_WORDS = {
     "reflect_battle_damage": "makes the opponent take the battle damage its controller would take in this battle",
     "indestructible_by_battle": "makes unable to be destroyed by battle this turn",
     "indestructible_by_effect": "makes unable to be destroyed by card effects this turn",
-    "attack_again": "lets attack once more this turn",
+    "attack_again": "lets attack once more this turn", "equip": "equips this card to",
     "draw": "makes its controller draw {amount}", "mill": "sends the top {amount} of its controller's Deck to the Graveyard",
 }
 ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "the attacking monster",
@@ -117,7 +117,7 @@ STATE_WORDS = {
     "attacks": "attacks counted against its limit this turn (BP-5)", "hit_direct": "attacked directly this turn",
     "hit_monster": "attacked a monster this turn", "flipped": "flipped face-up by the attack",
     "no_attack": "cannot attack", "trig": "trigger pending", "used": "activated this turn",
-    "ssum": "Special Summoned",
+    "ssum": "Special Summoned", "equip": "equipped to",
 }
 LINK_WORDS = {"eff": "effect", "target": "target", "target2": "second target", "tloc": "where its target was",
               "tloc2": "where its second target was"}
@@ -151,10 +151,12 @@ def card_facts(n, spec, card, cm, archetype_ids, name_id):
         ("attribute", vocab.ATTRIBUTES.index((card.attribute or "none").lower()), f"{n}: Attribute {card.attribute or 'none'} {yes}"),
         ("monster_type", vocab.MONSTER_TYPES.index(card.monster_type or "none"), f"{n}: Type {card.monster_type or 'none'} {yes}"),
         ("original_def", card.def_ or 0, f"{n}: original DEF {card.def_} {yes}"),
-        ("extra_attacks", card.extra_attacks + sum(1 for e in spec.equip if e == "Tyrant Wing"),
-         f"{n}: extra attacks this turn (card text / equip, line {spec.line})"),
-        ("attack_restriction_tyrant_wing", "Tyrant Wing" in spec.equip or card.attack_restriction == "tyrant_wing",
-         f"{n}: \"Tyrant Wing\" restriction (line {spec.line})"),
+        ("extra_attacks", card.extra_attacks, f"{n}: " + (f"can make {card.extra_attacks} more attack(s) each turn"
+                                                          if card.extra_attacks else "gives no extra attack")
+         + (" (the monster it is equipped to)" if card.type != "monster" else "") + f" {yes}"),
+        ("attack_restriction_tyrant_wing", card.attack_restriction == "tyrant_wing",
+         f"{n}: " + ("\"Tyrant Wing\" restriction" if card.attack_restriction == "tyrant_wing" else "no attack restriction")
+         + (" (the monster it is equipped to)" if card.type != "monster" else "") + f" {yes}"),
     )
 
 
@@ -205,7 +207,8 @@ def effect_facts(n, eff):
 
 WHO = {"self": "this card", "attacker": "the attacker", "attack_target": "the attack target", "target": "the target",
        "battle_opponent": "the monster it battles", "own_battling": "its controller's battling monster",
-       "opponent_battling": "the opponent's battling monster", "you": "its controller", "opponent": "the opponent",
+       "opponent_battling": "the opponent's battling monster", "equipped": "the equipped monster",
+       "you": "its controller", "opponent": "the opponent",
        None: "the game"}
 TRUTH_WORDS = {"face_up": "face-up", "defense_position": "in Defense Position", "yours": "controlled by its controller",
                "battling": "battling", "attacking": "attacking", "attacked": "attacked",
@@ -373,7 +376,7 @@ def continuous_facts(n, applies, archetype_id, name_id):
         elif a.do in vocab.GAME_CONTINUOUS:
             who = ""
         else:
-            who = " (itself)" if a.on == "self" else f" ({select_words(a.select)})"
+            who = {"self": " (itself)", "equipped": " (the monster it is equipped to)"}.get(a.on, f" ({select_words(a.select)})")
         position = {"attack": "face-up Attack", "defense": "Defense"}.get(a.position, "")
         fixed = " and fixes their battle positions" if a.fixed else ""
         said = CONTINUOUS_WORDS[a.do].format(amount=a.amount, position=position, fixed=fixed)
@@ -491,6 +494,8 @@ def state_value(uni, field, value):
         return vocab.PLAYERS[value] if value in (0, 1) else "(none)"
     if base in ("attacker", "target", "target2", "card", "other"):
         return uni.label(value) if value != NONE else "none"
+    if base == "equip":   # an Equip Card's monster (GEN-20)
+        return uni.label(value) if value != NONE else "nothing (not equipped)"
     if base == "eff":
         return _effect_label(uni, value) if 0 <= value < len(uni.effects) else str(value)
     if base == "calc":

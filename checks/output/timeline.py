@@ -175,7 +175,9 @@ def _setup(t: Timeline, run: Run):
 def _card_state(run, st, i) -> str:
     where = vocab.LOCATIONS[st[f"loc[{i}]"]].replace("_", " ")
     if run.uni.cards[i].type != "monster" or where != "monster zone":
-        return where + ("" if st[f"faceup[{i}]"] or where == "graveyard" else ", face-down")
+        equipped = st[f"equip[{i}]"]   # an Equip Card's monster (GEN-20)
+        return where + ("" if st[f"faceup[{i}]"] or where == "graveyard" else ", face-down") + \
+            (f", equipped to {run.uni.label(equipped)}" if equipped != NONE else "")
     pos = ("face-up " if st[f"faceup[{i}]"] else "face-down ") + ("Defense" if st[f"defpos[{i}]"] else "Attack")
     return f"{where}, {pos} Position, ATK {st[f'atk[{i}]']} / DEF {st[f'def_[{i}]']}"
 
@@ -287,7 +289,8 @@ def _where(loc) -> str:
 
 def changes(run: Run, before: list, after: list) -> list:
     """What changed from `before` to `after`, in words: LP, ATK/DEF, locations, face-up/down,
-    positions, destruction by battle, the attack, damage calculation, battle damage, triggers."""
+    positions, Equip Cards' monsters, destruction by battle, the attack, damage calculation, battle
+    damage, triggers."""
     u, idx = run.uni, run.index
     b, a = (lambda n: before[idx[n]]), (lambda n: after[idx[n]])
     out = []
@@ -316,6 +319,10 @@ def changes(run: Run, before: list, after: list) -> list:
                                                           "Defense -> Attack Position")))
         if c("no_attack") == (False, True):
             out.append(Change("no_attack", n, f"{n}: cannot attack"))
+        x, y = c("equip")   # an Equip Card (GEN-20)
+        if x != y:
+            out.append(Change("equip", n, f"{n}: " + (f"equipped to {u.label(y)}" if y != NONE else
+                                                      f"no longer equipped (to {u.label(x)})")))
     if b("calc") != a("calc"):
         out.append(Change("calc", "", f"damage calculation: {CALC[b('calc')]} -> {CALC[a('calc')]}"))
     for i in range(len(u.specs)):

@@ -180,7 +180,7 @@ class Ours:
             one = catalogue.Card(name=card.name, type=card.type, subtype=card.subtype, level=card.level,
                                  atk=card.atk, def_=card.def_, effects=[card.effects[k]])
             play = Play(path="<audit>", cards=[CardSpec("X", card.name, "A", "monster_zone", True, False,
-                                                        None, None, [], 0)])
+                                                        None, None, 0)])
             ctx = self.rel.ctx
             facts = static_facts(Universe(play, {card.name: one}), play, ctx.neffects, ctx.nwatched)
             statics = [t for t, _ in fact_terms(ctx.S, facts)]

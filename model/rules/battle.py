@@ -5,7 +5,7 @@ from .. import vocab
 from ..state import NONE
 from .base import Update, part, rule, table_rule
 from .chain import is_trigger
-from .effects import continuous_applies
+from .effects import continuous_applies, equip_grants
 
 PRIORITY = 20   # update priority (lower wins): after the Chain, before damage calculation
 
@@ -86,7 +86,8 @@ def bp4_enter(ctx):
 @rule("BP-5", "Only a face-up Attack Position monster attacks; each monster can attack once "
       "per turn unless an effect allows more.", ["S1 23", "S1 57"],
       expressible="partial",
-      note="Extra attacks come from the catalogue's `extra_attacks` and from an `attack_again` "
+      note="Extra attacks come from the catalogue's `extra_attacks` (a monster's own, or an Equip Card's "
+           "for the monster it is equipped to: \"Tyrant Wing\") and from an `attack_again` "
            "operation (\"That monster can attack again\"); the position-change "
            "half (a monster that attacked cannot change its battle position) has no action to "
            "check: plays do not change battle positions by hand.")
@@ -95,7 +96,7 @@ def bp5(ctx):
     a = act.card
     ok = z3.And(ctx.monster_in_zone(a), S.ctrl(a) == S.tp, ctx.sel(pre.faceup, a),
                 z3.Not(ctx.sel(pre.defpos, a)),
-                ctx.sel(pre.attacks, a) < 1 + S.extra_attacks(a),
+                ctx.sel(pre.attacks, a) < 1 + S.extra_attacks(a) + equip_grants(ctx, a, pre)[0],
                 z3.Not(ctx.sel(pre.no_attack, a)),
                 z3.Not(continuous_applies(ctx, "cannot_attack", a, pre)))
     return z3.Implies(ctx.is_("attack"), ok)
@@ -166,11 +167,13 @@ def bp7_declare(ctx):
       "attacking directly the monster cannot attack monsters that turn, and after attacking a "
       "monster it cannot attack directly).", ["S2 23"],
       expressible="partial",
-      note="Only the \"Tyrant Wing\" restriction is modelled, through the set-up's `equip`.")
+      note="Only the \"Tyrant Wing\" restriction is modelled: the catalogue's `attack_restriction`, "
+           "an Equip Card's for the monster it is equipped to.")
 def bp8(ctx):
     S, pre, act = ctx.S, ctx.pre, ctx.act
     a = act.card
-    bound = z3.Implies(S.tyrant_wing(a), z3.If(act.direct, z3.Not(ctx.sel(pre.hit_monster, a)),
+    restricted = z3.Or(S.tyrant_wing(a), equip_grants(ctx, a, pre)[1])
+    bound = z3.Implies(restricted, z3.If(act.direct, z3.Not(ctx.sel(pre.hit_monster, a)),
                                                z3.Not(ctx.sel(pre.hit_direct, a))))
     return z3.Implies(ctx.is_("attack"), bound)
 

@@ -7,7 +7,7 @@ from ..state import CALC_DONE, CALC_PENDING, CALC_SKIPPED, NONE
 from .base import Update, part, rule
 from .battle import chain_end
 from .chain import closing
-from .effects import continuous_applies, player_protected, stat_bonus
+from .effects import continuous_applies, equip_grants, player_protected, stat_bonus
 from .resolution import lp_delta
 
 PRIORITY = 30   # update priority (lower wins): before the resolutions: AB-1 keeps a destroyed monster's ATK/DEF (resolution.py)
@@ -114,11 +114,16 @@ def lasting(ctx, dmg):
 
 
 def modify(ctx, dmg, a, t):
-    """Battle damage modifiers of the two battling monsters (BD-1 order, else attacker first)."""
+    """Battle damage modifiers of the two battling monsters (BD-1 order, else attacker first): each
+    monster's own, else the one an Equip Card equipped to it gives it (effects.equip_grants)."""
     S, post = ctx.S, ctx.post
+    mods = {k: z3.If(S.bd_mod(card) != 0, S.bd_mod(card), equip_grants(ctx, card, post)[2]) for k, card in (("a", a), ("t", t))}
+
+    def mod(card):
+        return mods["a"] if card is a else mods["t"]
 
     def apply(card, names, d):
-        m, c = S.bd_mod(card), S.ctrl(card)
+        m, c = mod(card), S.ctrl(card)
         # modifiers apply at the calculation itself, alongside the destruction it decides
         live = z3.And(card != NONE, ctx.monster_in_zone(card, post), z3.Not(ctx.sel(ctx.pre.dbb, card)))
         own, opp = z3.If(c == 0, d[0], d[1]), z3.If(c == 0, d[1], d[0])
@@ -147,7 +152,7 @@ def modify(ctx, dmg, a, t):
         for card in (a, t):
             ordered = apply(card, names, ordered)
         if names == ("gain_instead",):
-            gained = z3.Or([z3.And(card != NONE, S.bd_mod(card) == BDM["gain_instead"]) for card in (a, t)])
+            gained = z3.Or([z3.And(card != NONE, mod(card) == BDM["gain_instead"]) for card in (a, t)])
         else:
             ordered = [z3.If(gained, before[p], ordered[p]) for p in (0, 1)]
     timestamp = list(dmg)
@@ -210,8 +215,8 @@ def dc4(ctx):
 @rule("BD-1", "Battle damage modifiers apply in this order: double battle damage; both players "
       "take it; redirections; gain LP instead (stop there); doubled/halved; becomes a fixed "
       "value.", ["S2 63-75"], shape="update", priority=PRIORITY, expressible="partial",
-      note="The modifiers of the two battling monsters (the catalogue's `battle_damage_modifier`) "
-           "apply in BD-1's order; the lasting changes operations leave (no, halved, doubled, "
+      note="The modifiers of the two battling monsters (the catalogue's `battle_damage_modifier`: a monster's "
+           "own, or an Equip Card's for the monster it is equipped to) apply in BD-1's order; the lasting changes operations leave (no, halved, doubled, "
            "reflected battle damage: Kuriboh, Dimension Wall) apply after them; other cards' own "
            "modifiers are not modelled. Where a rule set lacks BD-1 the tool applies the "
            "attacker's modifier, then the target's.")

@@ -1,14 +1,19 @@
-"""Continuous effects (GEN-18) and activation locks (GEN-19): what a face-up card's text does
-while it stays face-up on the field, without being activated. Which kinds there are, and which
-cards they apply to, is effects.py; the rules that read them grant or refuse here."""
+"""Continuous effects (GEN-18), activation locks (GEN-19) and Equip Cards (GEN-20): what a face-up
+card's text does while it stays face-up on the field, without being activated, and what keeps an
+Equip Card on the field. Which kinds there are, and which cards they apply to, is effects.py; the
+rules that read them grant or refuse here."""
 import z3
 
 from .. import vocab
-from .base import Update, part, rule
+from ..state import NONE
+from .base import Update, once, part, rule
+from .chain import resolution_target
 from .effects import (
+    FIELD,
     applying,
     continuous_applies,
     continuous_condition,
+    equippable,
     monster_effects_negated,
     position_locks,
     slot,
@@ -66,24 +71,33 @@ def self_destruct_updates(ctx):
     destroyed by its own effect, and the others are now (D4-2's gate: without it the wait lasts
     the whole Damage Step). A position lock's change is another settled update's result, so a
     self-destruction reads it one step later (docs/interpretations.md)."""
+    return [Update("loc", j, t, z3.IntVal(vocab.L["graveyard"]), settled=True)
+            for j in ctx.cards for t in self_destroyed(ctx, j)]
+
+
+def self_destroyed(ctx, j):
+    """The terms (one per continuous slot) under which card j destroys itself in this step
+    (self_destruct_updates); an Equip Card equipped to it is destroyed in the same step (GEN-20)."""
+    return once(ctx, ("self_destroyed", j), lambda: _self_destroyed(ctx, j))
+
+
+def _self_destroyed(ctx, j):
     S, mid = ctx.S, ctx.mid
     d2_4, d4_2 = ctx.grant("self_destruct_waits"), ctx.grant("self_destruct_after_calc")   # D2-4, D4-2
     until_calc, from_calc = ctx.win(*UNTIL_CALC, state=mid), ctx.win(*FROM_AFTER_CALC, state=mid)
     waits = z3.And(d2_4, z3.Or(until_calc, z3.And(from_calc, z3.Not(d4_2))))
     negated = monster_effects_negated(ctx, mid)
     gate = ctx.grant("continuous_effects")
-    ups = []
-    for j in ctx.cards:
-        spared = z3.And(d4_2, from_calc, mid.dbb[j])
-        # destroyed by its own card effect: "cannot be destroyed by card effects" keeps it
-        unprotected = z3.And(z3.Not(mid.ind_effect[j]), z3.Not(continuous_applies(ctx, "indestructible_by_effect", j, mid)))
-        for k in range(vocab.MAX_CONTINUOUS):
-            s = slot(j, k, vocab.MAX_CONTINUOUS)
-            holds = z3.And(gate, S.cont(s) == vocab.CN["self_destruct"], source_live(ctx, j, mid, negated),
-                           continuous_condition(ctx, s, mid), unprotected)
-            ups.append(Update("loc", j, z3.And(holds, z3.Not(waits), z3.Not(spared)),
-                              z3.IntVal(vocab.L["graveyard"]), settled=True))
-    return ups
+    spared = z3.And(d4_2, from_calc, mid.dbb[j])
+    # destroyed by its own card effect: "cannot be destroyed by card effects" keeps it
+    unprotected = z3.And(z3.Not(mid.ind_effect[j]), z3.Not(continuous_applies(ctx, "indestructible_by_effect", j, mid)))
+    out = []
+    for k in range(vocab.MAX_CONTINUOUS):
+        s = slot(j, k, vocab.MAX_CONTINUOUS)
+        holds = z3.And(gate, S.cont(s) == vocab.CN["self_destruct"], source_live(ctx, j, mid, negated),
+                       continuous_condition(ctx, s, mid), unprotected)
+        out.append(z3.And(holds, z3.Not(waits), z3.Not(spared)))
+    return out
 
 
 @rule("GEN-19", "While a card's \"Trap Cards cannot be activated\" (or Spell Cards, or both) applies, no "
@@ -103,3 +117,34 @@ def gen19(ctx):
     refused = z3.Or(z3.And(ctx.kind_is(act.eff, *traps), z3.Or(locked("lock_traps"), both)),
                     z3.And(ctx.kind_is(act.eff, *spells), z3.Or(locked("lock_spells"), both)))
     return z3.Implies(ctx.activating, z3.Not(refused))
+
+
+@rule("GEN-20", "An Equip Card is equipped only to a face-up monster on the field: an effect that equips "
+      "targets one; the Equip Card is destroyed as soon as that monster leaves the field or is turned "
+      "face-down, and is unequipped when it leaves the field itself.",
+      ["card text (general game mechanics, not in the sources: Yugipedia \"Equip Card\", \"Equip Spell Card\")"],
+      name="equip.held")
+def gen20(ctx):
+    # an effect with an `equip` operation (an Equip Spell's activation, Tyrant Wing) targets the
+    # monster it equips ("Equip only to ..." is its filter, GEN-17): a face-up monster on the field
+    S, act = ctx.S, ctx.act
+    equips = z3.Or([S.op(act.eff * vocab.MAX_OPERATIONS + k) == vocab.OP["equip"] for k in range(vocab.MAX_OPERATIONS)])
+    return z3.Implies(z3.And(ctx.activating, equips), equippable(ctx, resolution_target(ctx), ctx.pre))
+
+
+@part("GEN-20", shape="update", priority=0)
+def gen20_destroyed(ctx):
+    """An Equip Card whose monster is no longer a face-up monster in the Monster Zone in the state the
+    step's other updates leave (`ctx.mid`), or destroys itself in this step (self_destroyed), goes to
+    the Graveyard in that same step: a monster destroyed by battle leaves at the end of the Damage
+    Step (D5-1, T7), and its Equip Cards with it. A card that left the field is unequipped."""
+    mid = ctx.mid
+    leaves = [z3.Or(z3.Not(equippable(ctx, i, mid)), *self_destroyed(ctx, i)) for i in ctx.cards]
+    ups = []
+    for j in ctx.cards:
+        m = mid.equip[j]
+        gone = z3.Or([z3.And(m == i, leaves[i]) for i in ctx.cards])
+        here = z3.And(mid.faceup[j], z3.Or([mid.loc[j] == z for z in FIELD]))
+        ups += [Update("loc", j, z3.And(m != NONE, here, gone), z3.IntVal(vocab.L["graveyard"]), settled=True),
+                Update("equip", j, z3.And(m != NONE, z3.Or(z3.Not(here), gone)), z3.IntVal(NONE), settled=True)]
+    return ups

@@ -34,7 +34,9 @@ def subject_card(ctx, eff, of, st, target):
              "attack_target": z3.If(st.attacking, st.target, NONE), "target": target,
              "battle_opponent": z3.If(st.attacking, opponent, NONE),
              "own_battling": z3.If(st.attacking, z3.If(mine, st.attacker, st.target), NONE),
-             "opponent_battling": z3.If(st.attacking, z3.If(mine, st.target, st.attacker), NONE)}
+             "opponent_battling": z3.If(st.attacking, z3.If(mine, st.target, st.attacker), NONE),
+             # the monster this Equip Card is equipped to (NONE while it is not: GEN-20 keeps it so)
+             "equipped": ctx.sel(st.equip, c, z3.IntVal(NONE))}
     out = z3.IntVal(NONE)
     for name, card in cards.items():
         out = z3.If(of == vocab.SJ[name], card, out)
@@ -352,17 +354,19 @@ def _trap_effects_negated(ctx, st):
     return z3.And(ctx.grant("continuous_effects"), z3.Not(monster_effects_negated(ctx, st)), z3.Or(terms))
 
 
-def continuous_on(ctx, j, s, card, facts):
-    """Continuous slot s of card j applies to `card` (itself, or every monster it selects)."""
+def continuous_on(ctx, j, s, card, facts, st):
+    """Continuous slot s of card j applies to `card` in `st` (itself, every monster it selects, or
+    the monster it is equipped to: "The equipped monster gains 500 ATK")."""
     S = ctx.S
     every = z3.And(S.cont_on(s) == vocab.CONTINUOUS_ON.index("all"), picks(ctx, S.ctrl(j), "continuous", s, card, facts, j))
-    return z3.Or(z3.And(S.cont_on(s) == 0, card == j), every)
+    equipped = z3.And(S.cont_on(s) == vocab.CONTINUOUS_ON.index("equipped"), st.equip[j] != NONE, card == st.equip[j])
+    return z3.Or(z3.And(S.cont_on(s) == 0, card == j), every, equipped)
 
 
 def continuous_applies(ctx, kind, card, st):
     """A continuous effect of `kind` applies to `card` in `st`."""
     facts = card_state(ctx, card, st)
-    return z3.Or([z3.And(t, continuous_on(ctx, j, s, card, facts)) for j, s, t in applying(ctx, kind, st)] or
+    return z3.Or([z3.And(t, continuous_on(ctx, j, s, card, facts, st)) for j, s, t in applying(ctx, kind, st)] or
                  [z3.BoolVal(False)])
 
 
@@ -376,7 +380,7 @@ def player_protected(ctx, kind, player, st):
 def stat_bonus(ctx, kind, card, st):
     """What the continuous modifiers of `kind` (atk_modifier, def_modifier) add to `card`."""
     facts = card_state(ctx, card, st)
-    parts = [z3.If(z3.And(t, continuous_on(ctx, j, s, card, facts)), ctx.S.cont_amount(s), 0)
+    parts = [z3.If(z3.And(t, continuous_on(ctx, j, s, card, facts, st)), ctx.S.cont_amount(s), 0)
              for j, s, t in applying(ctx, kind, st)]
     return z3.Sum(parts) if parts else z3.IntVal(0)
 
@@ -401,8 +405,41 @@ def _position_locks(ctx, card, st):
     facts = card_state(ctx, card, st)
     out = ([], [], [])
     for j, s, t in applying(ctx, "position_lock", st):
-        on = z3.And(t, z3.Not(activation_pending(ctx, j, st)), continuous_on(ctx, j, s, card, facts))
+        on = z3.And(t, z3.Not(activation_pending(ctx, j, st)), continuous_on(ctx, j, s, card, facts, st))
         out[0].append(z3.And(on, S.cont_position(s) == vocab.POSITIONS.index("attack")))
         out[1].append(z3.And(on, S.cont_position(s) == vocab.POSITIONS.index("defense")))
         out[2].append(z3.And(on, S.cont_fixed(s) == 1))
     return tuple(z3.Or(ts) if ts else z3.BoolVal(False) for ts in out)
+
+
+# --- Equip Cards (GEN-20) ------------------------------------------------------------------------
+def equippable(ctx, card, st):
+    """`card` (a term) can be equipped with an Equip Card in `st`: a face-up monster in the Monster
+    Zone ("Equip Cards are equipped to a face-up monster on the field"; an Equip Card whose monster
+    is no longer one is destroyed: GEN-20)."""
+    if isinstance(card, int):
+        return z3.And(st.loc[card] == MZ, st.faceup[card])
+    return z3.And(ctx.monster_in_zone(card, st), ctx.sel(st.faceup, card, z3.BoolVal(False)))
+
+
+def equip_grants(ctx, card, st):
+    """(extra attacks, the "Tyrant Wing" restriction, a battle damage modifier) that the Equip Cards
+    equipped to `card` give it in `st`: an Equip Card's card-level `extra_attacks`,
+    `attack_restriction` and `battle_damage_modifier` are its equipped monster's ("it can make up
+    to 2 attacks on monsters"; "battle damage you take from battles involving the equipped monster
+    is also inflicted to your opponent"), while its effects apply (GEN-18: face-up on the field, not
+    negated). Of several modifiers, the first card's (the sources give no order)."""
+    return once(ctx, ("equip_grants", card, st.prefix), lambda: _equip_grants(ctx, card, st))
+
+
+def _equip_grants(ctx, card, st):
+    S = ctx.S
+    if not ctx.ncards:
+        return z3.IntVal(0), z3.BoolVal(False), z3.IntVal(0)
+    gate, negated = ctx.grant("continuous_effects"), monster_effects_negated(ctx, st)
+    on = [z3.And(gate, st.equip[j] != NONE, st.equip[j] == card, source_live(ctx, j, st, negated)) for j in ctx.cards]
+    modifier = z3.IntVal(0)
+    for j, t in reversed(list(zip(ctx.cards, on))):
+        modifier = z3.If(z3.And(t, S.bd_mod(j) != 0), S.bd_mod(j), modifier)
+    return (z3.Sum([z3.If(t, S.extra_attacks(j), 0) for j, t in zip(ctx.cards, on)]),
+            z3.Or([z3.And(t, S.tyrant_wing(j)) for j, t in zip(ctx.cards, on)]), modifier)

@@ -15,6 +15,7 @@ from .effects import (
     card_state,
     continuous_applies,
     effects_negated,
+    equippable,
     picks,
     position_locks,
     slot,
@@ -171,8 +172,31 @@ def battling_opponent(ctx, card):
 
 
 def stays_on_field(ctx, card):
-    """Continuous, Field and Equip cards stay after they resolve."""
-    return ctx.kind_is_card(card, "spell:continuous", "spell:field", "spell:equip", "trap:continuous")
+    """Continuous and Field cards stay after they resolve; a card that this resolution equips (an
+    Equip Spell, a Trap that equips itself: `equip`) stays equipped, and one it does not equip (its
+    target gone, or its activation negated) goes to the Graveyard."""
+    return z3.Or(ctx.kind_is_card(card, "spell:continuous", "spell:field", "trap:continuous"),
+                 z3.And(ctx.lit("GEN-15"), z3.Or([t for _, c, t in equips(ctx) if c == card] or [z3.BoolVal(False)])))
+
+
+def equips(ctx):
+    return once(ctx, ("equips",), lambda: _equips(ctx))
+
+
+def _equips(ctx):
+    """(operation slot k, card c, term) for each `equip` the resolving link applies: card c, its
+    effect's own card, still face-up on the field, becomes an Equip Card equipped to the card
+    operation k is on, if that is still a face-up monster in the Monster Zone (and, for a target,
+    still fits: GEN-17's `valid`). An Equip Spell's activation targets the monster it equips: if
+    the target is gone at resolution, the card is not equipped (EDOPro proc_equip.lua, EquipOperation)."""
+    S, pre = ctx.S, ctx.pre
+    own = S.inst(ctx.top_eff)
+    out = []
+    for k in range(OPS):
+        equipped = z3.And(applies(ctx, "equip", k), valid(ctx, k), equippable(ctx, op_card(ctx, k), pre))
+        for c in ctx.cards:
+            out.append((k, c, z3.And(equipped, own == c, pre.faceup[c], z3.Or(pre.loc[c] == STZ, pre.loc[c] == FZ))))
+    return out
 
 
 def lp_change(ctx, k, player):
@@ -293,6 +317,8 @@ def resolve_effects(ctx):
             do("indestructible_by_effect", "ind_effect", z3.BoolVal(True))
             # "can attack again": the attack it made no longer counts against BP-5's limit
             do("attack_again", "attacks", pre.attacks[i] - 1, z3.And(on_i, pre.attacks[i] > 0))
+    # "equip this card to that target": the effect's own card is equipped to the card it is on
+    ups += [Update("equip", c, t, op_card(ctx, k)) for k, c, t in equips(ctx)]
     # draw / mill: cards leave the top of a Deck (a drawn card is hidden in the hand, a milled one face-up)
     for k in range(OPS):
         for i in ctx.cards:
@@ -343,8 +369,8 @@ def gen17(ctx):
 
 
 @rule("GEN-14", "An activated Spell/Trap is placed face-up on the field and goes to the Graveyard "
-      "after it resolves unless it is a Continuous, Field or Equip card; a monster effect "
-      "activated from the hand sends the card to the Graveyard.",
+      "after it resolves unless it is a Continuous or Field card, or its resolution equipped it; a "
+      "monster effect activated from the hand sends the card to the Graveyard.",
       ["card text (general game mechanics, not in the sources)"], shape="update", name="card.moves",
       priority=PRIORITY)
 def card_moves(ctx):

@@ -10,6 +10,7 @@ from ygo_timing.inputs.play.model import (
     CALC_VALUES,
     CLAIM_KINDS,
     DEFAULT_FACE_UP,
+    EQUIP_MOVED,
     MAX_INLINE_CARDS,
     MAX_NAME,
     MAX_NUMBER,
@@ -27,6 +28,7 @@ from ygo_timing.inputs.play.model import (
     _one_of,
     _q,
     _resolve,
+    _resolve_equips,
     _short,
     _short_q,
 )
@@ -35,7 +37,9 @@ from ygo_timing.model import vocab
 
 _TOP_KEYS = ("$schema", "title", "ruleset", "turn", "turn_player", "lp", "expect", "rules",
              "source", "cards", "setup", "actions")
-_SETUP_KEYS = ("player", "zone", "card", "label", "face_up", "defense", "atk", "def", "equip", "special_summoned")
+# "equip": an empty list only, as earlier versions wrote it (an Equip Card is a card of its own: "equipped_to")
+_SETUP_KEYS = ("player", "zone", "card", "label", "face_up", "defense", "atk", "def", "equip", "equipped_to",
+               "special_summoned")
 _ACTION_KEYS = {
     "enter_bp": (), "skip_bp": (), "end_bp": (), "stop_attack": (),
     "attack": ("card", "target", "direct"),
@@ -161,13 +165,18 @@ class _JsonParser:
             for sub, ln in self.doc.lines.items():
                 if len(sub) >= 2 and sub[0] == "cards":
                     play.line_of[("custom_cards",) + sub[1:]] = ln
-        pending = []
+        pending, equips = [], []
         for i, c in enumerate(self.array(top.get("setup", []), ("setup",))):
             if i >= vocab.MAX_CARDS:
                 self.fail(("setup", i), f"too many cards: a play has at most {vocab.MAX_CARDS}")
             pending.append(self.setup_card(c, ("setup", i)))
+            ref = c.get("equipped_to")
+            if ref is not None:
+                equips.append((pending[-1][0], self.string(ref, ("setup", i, "equipped_to")),
+                               self.at(("setup", i, "equipped_to"))))
         play.cards = [c for c, _ in pending]
         _assign_labels(pending, self.err)
+        _resolve_equips(play.cards, equips, self.err)
         if "actions" not in top:
             self.fail((), "missing key \"actions\"; expected a list of at least one action")
         acts = self.array(top["actions"], ("actions",))
@@ -216,14 +225,13 @@ class _JsonParser:
         atk = None if atk is None else self.integer(atk, p + ("atk",))
         def_ = c.get("def")
         def_ = None if def_ is None else self.integer(def_, p + ("def",))
-        equip_v = c.get("equip")
-        equip = [] if equip_v is None else [
-            self.string(e, p + ("equip", j))
-            for j, e in enumerate(self.array(equip_v, p + ("equip",)))]
+        if c.get("equip") is not None and self.array(c["equip"], p + ("equip",)):
+            self.fail(p + ("equip",), f"{self.name(p + ('equip',))}: \"equip\" is no set-up key any more (an empty "
+                                      f"list is read as nothing): {EQUIP_MOVED}")
         special = c.get("special_summoned")
         special = False if special is None else self.boolean(special, p + ("special_summoned",))
         card = CardSpec(label="", name=name, player=player, zone=zone, face_up=face_up,
-                        defense=defense, atk=atk, def_=def_, equip=equip, line=self.at(p),
+                        defense=defense, atk=atk, def_=def_, line=self.at(p),
                         special_summoned=special)
         _check_setup_card(card, self.err)
         return card, label
@@ -399,7 +407,8 @@ def to_json(play: Play) -> dict:
     out["setup"] = [
         {"player": c.player, "zone": c.zone, "card": c.name, "label": c.label,
          "face_up": c.face_up, "defense": c.defense, "atk": c.atk, "def": c.def_,
-         "equip": list(c.equip), **({"special_summoned": True} if c.special_summoned else {})}
+         **({"equipped_to": c.equipped_to} if c.equipped_to is not None else {}),
+         **({"special_summoned": True} if c.special_summoned else {})}
         for c in play.cards
     ]
     out["actions"] = [_action_json(a) for a in play.actions]

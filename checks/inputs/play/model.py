@@ -60,7 +60,7 @@ VERBS = ("enter", "skip", "attack", "activate", "chain", "pass", "resolve", "nex
          "retarget", "stop", "replace", "claim")
 CLAIM_WORDS = ("lp", "atk", "destroyed", "not-destroyed", "location", "face-up", "face-down",
                "window", "calc", "def", "position", "attacking", "not-attacking")
-SETUP_OPTIONS = ("as", "attack", "defense", "face-up", "face-down", "atk", "def", "equip", "special-summoned")
+SETUP_OPTIONS = ("as", "attack", "defense", "face-up", "face-down", "atk", "def", "equipped-to", "special-summoned")
 # Bare words that cannot be bare labels (quote such a label instead).
 KEYWORDS = frozenset(SETUP_OPTIONS + ("direct", "effect", "target", "link", "with"))
 
@@ -92,9 +92,9 @@ class CardSpec:
     defense: bool         # battle position for monsters (False = Attack Position)
     atk: int | None       # override of the catalogue ATK (None: catalogue)
     def_: int | None
-    equip: list[str]      # names of cards equipped to it
     line: int
     special_summoned: bool = False   # a monster Special Summoned before the play (this turn or an earlier one)
+    equipped_to: str | None = None   # an Equip Card's: the label of the monster it is equipped to
 
 
 @dataclass
@@ -218,6 +218,29 @@ def _resolve(cards: list[CardSpec], ref: str, err, line: int, what: str = "card"
         err(line, f"unknown {what} {_short_q(ref)}: the set-up has no cards")
     shown = ", ".join(labels[:12]) + (", ..." if len(labels) > 12 else "")
     err(line, f"unknown {what} {_short_q(ref)}; expected a label or card name from the set-up: {shown}")
+
+
+# what the set-up option `equip "Name"` (JSON "equip": [names]) was replaced by
+EQUIP_MOVED = ("an Equip Card is a card of the set-up: write it on its own line, equipped to its monster, "
+               "`A spell \"Legendary Sword\" equipped-to DM` (JSON: \"equipped_to\": \"DM\"); docs/format.md")
+
+
+def _resolve_equips(cards: list[CardSpec], refs, err):
+    """The set-up's `equipped-to` references (card, reference, line), once every card has its label:
+    an Equip Card face-up in the Spell & Trap Zone, equipped to a face-up monster in the Monster
+    Zone (GEN-20: "Equip Cards are equipped only to face-up monsters on the field")."""
+    for card, ref, line in refs:
+        label = _resolve(cards, ref, err, line)
+        monster = next(c for c in cards if c.label == label)
+        if monster is card:
+            err(line, f"{_short_q(card.label)} is equipped to itself; expected the label of the monster it is equipped to")
+        if card.zone != "spell_trap_zone" or not card.face_up:
+            err(line, f"equipped-to is for a face-up Equip Card in the Spell & Trap Zone (`spell`); this card is "
+                      f"{'face-down ' if not card.face_up else ''}in {card.zone}")
+        if monster.zone != "monster_zone" or not monster.face_up:
+            err(line, f"an Equip Card is equipped to a face-up monster in the monster zone; {_short_q(monster.label)} "
+                      f"(line {monster.line}) is {'face-down ' if not monster.face_up else ''}in {monster.zone}")
+        card.equipped_to = label
 
 
 def _check_setup_card(card: CardSpec, err):

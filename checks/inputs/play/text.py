@@ -22,6 +22,7 @@ from ygo_timing.inputs.play.model import (
     MAX_NUMBER,
     MAX_WORDS,
     POSITIONS,
+    EQUIP_MOVED,
     RULESETS,
     SETUP_OPTIONS,
     SETUP_ZONES,
@@ -37,6 +38,7 @@ from ygo_timing.inputs.play.model import (
     _one_of,
     _q,
     _resolve,
+    _resolve_equips,
     _short,
     render_ref,
 )
@@ -139,6 +141,7 @@ class _TextParser:
         self.path = path
         self.play = Play(path=path)
         self.pending: list = []          # (CardSpec, explicit label or None)
+        self.equips: list = []           # (CardSpec, the `equipped-to` reference, line)
         self.first_action_line: int | None = None
         self.header_seen: dict[str, int] = {}
 
@@ -228,6 +231,7 @@ class _TextParser:
 
     def finish_setup(self):
         _assign_labels(self.pending, self.err)
+        _resolve_equips(self.play.cards, self.equips, self.err)
 
     # -- headers ----------------------------------------------------------
     def header(self, key: str, value: str, lineno: int, value_col: int):
@@ -350,19 +354,21 @@ class _TextParser:
         position = None
         face = None
         atk = def_ = None
-        equip: list[str] = []
+        equipped_to = None
         special = False
         seen: set = set()
         while not cur.done():
             t = cur.next("")
             w = t.word()
+            if w == "equip":
+                self.err(lineno, f"'equip' is no set-up option any more: {EQUIP_MOVED}")
             if w not in SETUP_OPTIONS:
                 close = difflib.get_close_matches(w, SETUP_OPTIONS, n=1, cutoff=0.7) if t.kind == "w" else []
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 self.err(lineno, f"unexpected {_describe(t)} in set-up line{hint}; " + _one_of(SETUP_OPTIONS))
             group = {"attack": "position", "defense": "position", "face-up": "face",
                      "face-down": "face"}.get(w, w)
-            if group in seen and w != "equip":
+            if group in seen:
                 self.err(lineno, f"{w!r} conflicts with an earlier option on this line; "
                                  "expected each option at most once")
             seen.add(group)
@@ -395,18 +401,21 @@ class _TextParser:
                     atk = n
                 else:
                     def_ = n
-            elif w == "equip":
-                et = cur.next("a card name in double quotes")
-                if et.kind != "q":
-                    self.err(lineno, f"expected a card name in double quotes after 'equip', got {_describe(et)}")
-                equip.append(et.value)
+            elif w == "equipped-to":
+                et = cur.next("a card (a label or a \"quoted name\")")
+                if et.kind not in ("q", "w"):
+                    self.err(lineno, f"expected the monster's label or \"quoted name\" after 'equipped-to', "
+                                     f"got {_describe(et)}")
+                equipped_to = et.value
         if len(self.pending) >= vocab.MAX_CARDS:
             self.err(lineno, f"too many cards: a play has at most {vocab.MAX_CARDS}")
         card = CardSpec(label="", name=name, player=player, zone=zone,
                         face_up=face_up if face is None else face,
-                        defense=bool(position), atk=atk, def_=def_, equip=equip, line=lineno,
+                        defense=bool(position), atk=atk, def_=def_, line=lineno,
                         special_summoned=special)
         _check_setup_card(card, self.err)
+        if equipped_to is not None:
+            self.equips.append((card, equipped_to, lineno))
         self.pending.append((card, label))
         self.play.cards.append(card)
 
@@ -672,8 +681,8 @@ def _setup_line(c: CardSpec, implicit: bool) -> str:
         parts.append(f"atk {c.atk}")
     if c.def_ is not None:
         parts.append(f"def {c.def_}")
-    for e in c.equip:
-        parts.append(f"equip {_q(e)}")
+    if c.equipped_to is not None:
+        parts.append("equipped-to " + render_ref(c.equipped_to))
     if c.special_summoned:
         parts.append("special-summoned")
     return " ".join(parts)
