@@ -110,6 +110,14 @@ GOOD = [
     dict(operations=[{"do": "atk_set", "on": "attack_target", "amount": "self_atk"}]),
     dict(operations=[{"do": "damage", "amount": "self_atk"}]),
     dict(operations=[{"do": "gain_lp", "amount": "opponent_battle_damage", "to": "you"}]),   # Sebek's Blessing
+    # B.E.S.: "Remove 1 counter from this card, or if you cannot, destroy this card"
+    dict(operations=[{"do": "remove_counter", "on": "self", "amount": 1}, {"do": "destroy", "otherwise": True}]),
+    dict(condition={"quantity": "counters", "of": "self", "cmp": ">=", "value": 1},
+         operations=[{"do": "add_counter", "amount": 2}]),
+    dict(kind="continuous", apply={"do": "atk_modifier", "amount": 500, "per": "counter"}),   # Des Mosquito
+    dict(kind="continuous", apply={"do": "remove_counter_instead", "amount": 1}),
+    dict(kind="continuous", condition={"quantity": "yours", "of": "attacker", "value": False},   # Spacegate
+         apply={"do": "counter_after_battle", "amount": 1}),
 ]
 
 # (effect fields, what the loader's message says); the schema refuses each as well
@@ -172,6 +180,14 @@ BAD = [
     (dict(condition={"quantity": "selected", "value": 1}), "goes with quantity 'selected'"),
     (dict(condition={"quantity": "lp", "value": 1, "select": {"side": "yours"}}), "goes with quantity 'selected'"),
     (dict(condition={"quantity": "selected", "value": 1, "select": {"name": ""}}), "a card name is a name of 1-100"),
+    (dict(operations=[{"do": "add_counter"}]), "needs an 'amount'"),
+    (dict(operations=[{"do": "remove_counter", "amount": 64}]), "places or removes 1 to 63 counters"),
+    (dict(operations=[{"do": "negate_attack"}, {"do": "destroy", "then": True, "otherwise": True}]),
+     "together would never apply"),
+    (dict(kind="continuous", apply={"do": "indestructible_by_battle", "per": "counter"}), "'per' (the amount for each"),
+    (dict(kind="continuous", apply={"do": "remove_counter_instead", "amount": 0}), "places or removes 1 to 63"),
+    (dict(kind="continuous", apply={"do": "remove_counter_instead", "amount": 1, "on": "all", "select": {}}),
+     "is about its own card"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
@@ -192,6 +208,9 @@ SEMANTIC = [
      "did you mean 'monster:synchro'"),
     (dict(operations=[{"do": "destroy", "then": True}]), "the first operation has no operation before it"),
     (dict(kind="continuous", apply={"do": "self_destruct"}), "give the condition"),
+    (dict(operations=[{"do": "destroy", "otherwise": True}]), "no operation before it that could not be done"),
+    (dict(kind="continuous", apply={"do": "counter_after_battle", "amount": 1}), "give the condition (which battle"),
+    (dict(condition={"quantity": "counters", "of": "self", "cmp": ">", "value": 63}), "holds for no card or state ever"),
     (dict(condition={"quantity": "selected", "value": 11, "select": {}}), "holds for no card or state ever"),
     (dict(condition={"quantity": "selected", "value": 13, "select": {"cards": "spells_traps"}}),
      "holds for no card or state ever"),
@@ -319,8 +338,11 @@ def kinds_used(card):
         out |= {("quantity", a.quantity) for alt in e.atoms + ((e.target_filter or ()),) for a in alt}
         out |= {("quantity", a.than[0]) for alt in e.atoms + ((e.target_filter or ()),) for a in alt if a.than}
         out |= {("cost", c.do) for c in e.costs} | {("operation", o.do) for o in e.operations}
+        out |= {("operation", "otherwise") for o in e.operations if o.otherwise}
         if e.apply is not None:
             out.add(("continuous", e.apply.do))
+            if e.apply.per != "none":
+                out.add(("per", e.apply.per))
         out |= select_kinds([o.select for o in e.operations if o.on == "all"] +
                             ([e.apply.select] if e.apply is not None and e.apply.on == "all" else []))
         if e.once != "none":
@@ -364,7 +386,8 @@ def test_every_effect_kind_has_a_legal_and_an_illegal_fixture():
                 seen[play.expect] |= kinds_used(cards[spec.name])
     every = ({("quantity", q) for q in vocab.QUANTITIES[1:]} | {("cost", c) for c in vocab.COSTS[1:]} |
              {("operation", o) for o in vocab.OPERATIONS[1:]} | {("continuous", c) for c in vocab.CONTINUOUS[1:]} |
-             {("once", o) for o in vocab.ONCE[1:]} | SELECT_KINDS)
+             {("once", o) for o in vocab.ONCE[1:]} | SELECT_KINDS | {("operation", "otherwise")} |
+             {("per", p) for p in vocab.CONTINUOUS_PER[1:]})
     missing = {k for k in every if not (k in seen["legal"] and k in seen["illegal"])}
     assert sorted(missing - NOT_YET_IN_FIXTURES) == []
     assert sorted(NOT_YET_IN_FIXTURES - missing) == [], "covered now: remove from NOT_YET_IN_FIXTURES"

@@ -77,6 +77,14 @@ def test_continuous_effects(cards):
     assert [e["apply"] for e in cards["Test Lance"]["effects"]] == [{"do": "piercing"}]
 
 
+def test_counters_placed_removed_and_an_amount_for_each(cards):
+    # c:AddCounter(type, 2) / c:RemoveCounter(tp, type, 1, REASON_EFFECT); value c:GetCounter(type)*500
+    e = cards["Test Gnat"]["effects"]
+    assert [x.get("operations") for x in e if x["kind"] != "continuous"] == [
+        [{"do": "add_counter", "on": "self", "amount": 2}], [{"do": "remove_counter", "on": "self", "amount": 1}]]
+    assert [x["apply"] for x in e if x["kind"] == "continuous"] == [{"do": "atk_modifier", "amount": 500, "per": "counter"}]
+
+
 def test_a_target_filter_of_three_atoms(cards):
     # "Target 1 face-up monster your opponent controls": the Monster Zone, the opponent's, face-up
     e = effect(cards, "Test Halver")
@@ -195,8 +203,8 @@ def test_a_play_with_imported_cards_is_judged_end_to_end(tmp_path, pool):
 def test_coverage_counts_every_property_and_continuous(pool):
     imp = importer.import_pool(*map(str, pool))
     cov = imp.coverage
-    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 18   # activated effects
-    assert cov["continuous.apply"] == {"derived": 3, "unknown": 0}
+    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 20   # activated effects
+    assert cov["continuous.apply"] == {"derived": 4, "unknown": 0}
     assert cov["effect.operations"]["unknown"] == 2 and cov["effect.cost"]["unknown"] == 0
     assert json.dumps(cov)   # the report is JSON
 

@@ -265,6 +265,7 @@ _STATEMENT = re.compile(
     r"|(?P<evar>\w+)\s*:\s*Set(?P<eset>Code|Value|TargetRange|Type)\s*\("
     r"|(?P<reg>(?:(?P<owner>\w+)\s*:\s*|Duel\.)RegisterEffect\s*\(\s*(?P<rv>\w+))"
     r"|(?P<uvar>\w+)\s*:\s*Update(?P<ustat>Attack|Defense)\s*\("
+    r"|(?P<cvar>e:GetHandler\(\)|\w+)\s*:\s*(?P<cop>Add|Remove)Counter\s*\("
     r"|\bDuel\.(?P<call>\w+)\s*\(")
 
 
@@ -361,6 +362,11 @@ def operations(decl, functions, target_value) -> Derived | None:
             if on is None or amount is None:
                 return UNKNOWN
             ops.append((m.start(), {"do": "atk_add" if m.group("ustat") == "Attack" else "def_add", **on, "amount": amount}))
+        elif m.group("cvar"):   # c:AddCounter(type, n) / c:RemoveCounter(player, type, n, REASON_EFFECT)
+            op = _counter_op(m.group("cop"), _on(m.group("cvar"), subjects), _args(text, m.end()))
+            if op is None:
+                return UNKNOWN
+            ops.append((m.start(), op))
         elif m.group("call"):
             name = m.group("call")
             if QUERY.match(name):
@@ -370,9 +376,10 @@ def operations(decl, functions, target_value) -> Derived | None:
                 return UNKNOWN
             if op:
                 ops.append((m.start(), op))
-    if any(not HARMLESS_METHODS.match(n) and n not in ("RegisterEffect", "UpdateAttack", "UpdateDefense")
+    if any(not HARMLESS_METHODS.match(n) and n not in ("RegisterEffect", "UpdateAttack", "UpdateDefense", "AddCounter",
+                                                        "RemoveCounter")
            for n in _METHOD.findall(text)):
-        return UNKNOWN   # a card or group method that changes something (AddCounter, ...)
+        return UNKNOWN   # a card or group method that changes something (AddCounter on a group, ...)
     out = _merge_negate(ops)
     if not out or len(out) > 3 or len({repr(o) for _, o in out}) < len(out):
         return UNKNOWN
@@ -380,6 +387,20 @@ def operations(decl, functions, target_value) -> Derived | None:
         if k and _inside_if_on_earlier(text, pos, [p for p, _ in out[:k]]):
             op["then"] = True
     return Derived([op for _, op in out], line)
+
+
+def _counter_op(kind: str, on: dict | None, args: list) -> dict | None:
+    """add_counter / remove_counter on one card, a constant number; None: not modelled (a group,
+    a counted amount, a removal paid as a cost)."""
+    if on is None or on["on"] == "all":
+        return None
+    if kind == "Add":
+        n = _const(args[1]) if len(args) >= 2 else None
+    else:
+        n = _const(args[2]) if len(args) >= 4 and "REASON_EFFECT" in args[3] and "REASON_COST" not in args[3] else None
+    if n is None or not 1 <= n <= vocab.MAX_COUNTERS:
+        return None
+    return {"do": "add_counter" if kind == "Add" else "remove_counter", **on, "amount": n}
 
 
 def _on(arg: str, subjects) -> dict | None:
@@ -605,9 +626,13 @@ def continuous(decl, functions):
     e = {"kind": "continuous", "apply": {"do": CONTINUOUS[text]}}
     value = decl.settings.get("Value")
     if CONTINUOUS[text] in ("atk_modifier", "def_modifier"):
-        if value is None or value.value is None:
+        per = _per_counter(value, functions) if value is not None and typ & K.ET["SINGLE"] else None
+        if per is not None:   # "This card gains 500 ATK for each counter on it"
+            e["apply"].update(amount=per, per="counter")
+        elif value is None or value.value is None:
             return UNKNOWN
-        e["apply"]["amount"] = value.value
+        else:
+            e["apply"]["amount"] = value.value
     elif value is not None and value.text.strip() not in ("1", "aux.indoval") and CONTINUOUS[text].startswith("indestructible"):
         return UNKNOWN   # "cannot be destroyed by ... of a kind": a value function
     if typ & K.ET["FIELD"]:
@@ -619,6 +644,15 @@ def continuous(decl, functions):
             return UNKNOWN
         e["apply"].update(on="all", select={"side": where[1], "filter": "any"})
     return Derived(e, decl.line)
+
+
+def _per_counter(value, functions) -> int | None:
+    """The amount of a value function `return c:GetCounter(TYPE)*N` (its own card's counters, on a
+    SINGLE effect), or None."""
+    body = functions.get(value.text.strip(), ("", 0))[0]
+    m = re.fullmatch(r"\s*\(\s*\w+\s*,\s*(\w+)\s*\)\s*return\s+(\w+)\s*:\s*GetCounter\s*\([^()]*\)\s*\*\s*(\d+)\s*(?:end\s*)?",
+                     body, re.S)
+    return int(m.group(3)) if m and m.group(1) == m.group(2) else None
 
 
 def target_check_is_condition_free(decl, target_value, ops) -> bool:

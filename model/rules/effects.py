@@ -72,7 +72,27 @@ def card_values(ctx, c, st, me):
         "card_kind": S.ckind(c_t),   # a vocab.CARD_KINDS index ("monster:synchro")
         # determined destroyed by the battle going on (AB-1's mark, until the battle ends: GEN-3)
         "destroyed_by_battle": b(sel(st.dbb, c_t, z3.BoolVal(False))),
+        "counters": counters_on(ctx, c, st),
     }
+
+
+def counters_on(ctx, c, st):
+    """The counters on card `c` (an index or a term) in `st`: a card has counters only while it is
+    face-up on the field (they are removed when it leaves the field or is turned face-down; a
+    card that comes back is a new card, resolution.py starts it at none)."""
+    if isinstance(c, int):
+        up, loc, n = st.faceup[c], st.loc[c], st.counters[c]
+    else:
+        up, loc = ctx.sel(st.faceup, c, z3.BoolVal(False)), ctx.sel(st.loc, c, z3.IntVal(0))
+        n = ctx.sel(st.counters, c, z3.IntVal(0))
+    return z3.If(z3.And(up, z3.Or([loc == z for z in FIELD])), n, 0)
+
+
+def per_counter(amount, n):
+    """`amount` x `n` counters, as a sum over the binary digits of `n` (at most vocab.MAX_COUNTERS):
+    the amount is a fact, so a product would make the relation nonlinear for the solver."""
+    n = z3.If(n > vocab.MAX_COUNTERS, vocab.MAX_COUNTERS, n)
+    return z3.Sum([z3.If((n / 2 ** k) % 2 == 1, amount * 2 ** k, 0) for k in range(vocab.COUNTER_BITS)])
 
 
 def quantity(ctx, eff, q, of, st, target, k=None):
@@ -369,12 +389,40 @@ def player_protected(ctx, kind, player, st):
                   for j, _, t in applying(ctx, kind, st)] or [z3.BoolVal(False)])
 
 
-def stat_bonus(ctx, kind, card, st):
-    """What the continuous modifiers of `kind` (atk_modifier, def_modifier) add to `card`."""
+def stat_bonus(ctx, kind, card, st, counts=None):
+    """What the continuous modifiers of `kind` (atk_modifier, def_modifier) add to `card` in `st`:
+    each its amount, or (`per`: counter) its amount for each counter on its own card ("This card
+    gains 500 ATK for each counter on it") in `counts` (default `st`: damage calculation, which
+    reads the state after the step, counts them as the step begins, calc.py)."""
     facts = card_state(ctx, card, st)
-    parts = [z3.If(z3.And(t, continuous_on(ctx, j, s, card, facts)), ctx.S.cont_amount(s), 0)
+    counts = st if counts is None else counts
+    parts = [z3.If(z3.And(t, continuous_on(ctx, j, s, card, facts)), modifier_amount(ctx, j, s, counts), 0)
              for j, s, t in applying(ctx, kind, st)]
     return z3.Sum(parts) if parts else z3.IntVal(0)
+
+
+def modifier_amount(ctx, j, s, counts):
+    """Continuous slot s (of card j)'s amount, its counters read in `counts`: built once per slot
+    and state, whichever card it is added to."""
+    def build():
+        a = ctx.S.cont_amount(s)
+        per = ctx.S.cont_per(s) == vocab.CONTINUOUS_PER.index("counter")
+        return z3.If(per, per_counter(a, counters_on(ctx, j, counts)), a)
+    return once(ctx, ("modifier_amount", s, counts.prefix), build)
+
+
+def counter_instead(ctx, card, st):
+    """(applies, how many): a "remove N counters instead" of `card`'s own applies in `st` and it
+    has the N counters it needs ("If this card would be destroyed by battle, remove 1 counter
+    from this card instead", Des Mosquito): then it is not destroyed by battle (calc.py). The
+    counters are read as the step begins: damage calculation reads the state after the step's
+    resolution, and the counters after it depend on this (GEN-18 removes them)."""
+    ok, amount = z3.BoolVal(False), z3.IntVal(0)
+    for j, s, t in applying(ctx, "remove_counter_instead", st):
+        n = ctx.S.cont_amount(s)
+        here = z3.And(t, card == j, counters_on(ctx, j, ctx.pre) >= n)
+        ok, amount = z3.Or(ok, here), z3.If(here, n, amount)
+    return ok, amount
 
 
 def activation_pending(ctx, j, st):

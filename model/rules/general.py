@@ -5,7 +5,7 @@ import z3
 
 from ..state import CALC_PENDING, CL, NONE
 from .base import Update, rule
-from .effects import stat_bonus
+from .effects import counters_on, stat_bonus
 from .triggers import PRIORITY as TRIGGERS
 
 PRIORITY = TRIGGERS + 10   # the last of the updates
@@ -28,8 +28,8 @@ def gen3(ctx):
 
 
 @rule("GEN-4", "What a play claims about the state (LP, ATK, DEF, battle position, destroyed by "
-      "battle, location, window, face-up, the attack going on, damage calculation) must be what "
-      "the rules produce.",
+      "battle, location, window, face-up, counters, the attack going on, damage calculation) must "
+      "be what the rules produce.",
       ["card text and game mechanics (not in the sources)"], name="claim.state")
 def gen4(ctx):
     pre, act = ctx.pre, ctx.act
@@ -46,6 +46,7 @@ def gen4(ctx):
         "window": pre.window == v,
         "face_up": sel(pre.faceup, c, z3.BoolVal(False)) == (v == 1),
         "calc": pre.calc == v,
+        "counters": counters_on(ctx, c, pre) == v,
     }
     body = z3.And([z3.Implies(act.claim == CL[k], t) for k, t in checks.items()])
     said_next = z3.Implies(z3.And(ctx.is_("next"), act.window != NONE), ctx.post.window == act.window)

@@ -35,7 +35,8 @@ from ygo_timing.model import vocab
 
 _TOP_KEYS = ("$schema", "title", "ruleset", "turn", "turn_player", "lp", "expect", "rules",
              "source", "cards", "setup", "actions")
-_SETUP_KEYS = ("player", "zone", "card", "label", "face_up", "defense", "atk", "def", "equip", "special_summoned")
+_SETUP_KEYS = ("player", "zone", "card", "label", "face_up", "defense", "atk", "def", "equip", "special_summoned",
+               "counters")
 _ACTION_KEYS = {
     "enter_bp": (), "skip_bp": (), "end_bp": (), "stop_attack": (),
     "attack": ("card", "target", "direct"),
@@ -52,6 +53,7 @@ _CLAIM_KEYS = {
     "destroyed_by_battle": ("card", "value"), "location": ("card", "value"),
     "face_up": ("card", "value"), "window": ("window",), "calc": ("value",),
     "def": ("card", "value"), "position": ("card", "value"), "attacking": ("value",),
+    "counters": ("card", "value"),
 }
 
 
@@ -222,9 +224,11 @@ class _JsonParser:
             for j, e in enumerate(self.array(equip_v, p + ("equip",)))]
         special = c.get("special_summoned")
         special = False if special is None else self.boolean(special, p + ("special_summoned",))
+        counters = c.get("counters")
+        counters = 0 if counters is None else self.integer(counters, p + ("counters",))
         card = CardSpec(label="", name=name, player=player, zone=zone, face_up=face_up,
                         defense=defense, atk=atk, def_=def_, equip=equip, line=self.at(p),
-                        special_summoned=special)
+                        special_summoned=special, counters=counters)
         _check_setup_card(card, self.err)
         return card, label
 
@@ -314,7 +318,7 @@ class _JsonParser:
             if c == "lp":
                 spec.player = player()
                 spec.value = self.integer(value_required(), vp)
-            elif c in ("atk", "def"):
+            elif c in ("atk", "def", "counters"):
                 spec.card = card("card")
                 spec.value = self.integer(value_required(), vp)
             elif c == "position":
@@ -391,7 +395,8 @@ def to_json(play: Play) -> dict:
     out["setup"] = [
         {"player": c.player, "zone": c.zone, "card": c.name, "label": c.label,
          "face_up": c.face_up, "defense": c.defense, "atk": c.atk, "def": c.def_,
-         "equip": list(c.equip), **({"special_summoned": True} if c.special_summoned else {})}
+         "equip": list(c.equip), **({"special_summoned": True} if c.special_summoned else {}),
+         **({"counters": c.counters} if c.counters else {})}
         for c in play.cards
     ]
     out["actions"] = [_action_json(a) for a in play.actions]
