@@ -175,7 +175,8 @@ CARD_QUANTITIES = (
 )
 PLAYER_QUANTITIES = ("lp", "monsters", "cards", "hand", "battle_damage", "turn")
 # `selected`: how many monsters the atom's own `select` picks (in a condition only)
-GAME_QUANTITIES = ("direct_attack", "chain_length", "damage_step", "selected")
+GAME_QUANTITIES = ("direct_attack", "chain_length", "damage_step", "selected",
+                   "damage_calculation")   # the rule set's damage-calculation window (D3-4, T4)
 QUANTITIES = ("nothing",) + CARD_QUANTITIES + PLAYER_QUANTITIES + GAME_QUANTITIES
 Q = {name: i for i, name in enumerate(QUANTITIES)}
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
@@ -282,14 +283,19 @@ CONTINUOUS = (
                                # from it instead" (Des Mosquito): at damage calculation, while it has them
     "counter_after_battle",  # at the end of each Damage Step whose battle meets its condition, place
                              # `amount` counters on this card (Spacegate)
+    # the selected monsters' ATK / DEF are halved (rounded up), after every modifier that adds
+    # (The Wicked Dreadroot, Mirror Wall, Dark Artist: effects.halved)
+    "atk_halve", "def_halve",
 )
+HALVING = ("atk_halve", "def_halve")
+MAX_HALVINGS = 3   # halvings one monster's ATK or DEF takes; more apply as 3
 SELF_ONLY_CONTINUOUS = ("self_destruct", "remove_counter_instead", "counter_after_battle")   # `on` is "self"
 # what a continuous modifier's amount is multiplied by: nothing, or the counters on its own card
 # ("This card gains 500 ATK for each counter on it")
 CONTINUOUS_PER = ("none", "counter")
 CN = {name: i for i, name in enumerate(CONTINUOUS)}
 MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots for
-CONTINUOUS_ON = ("self", "all")
+CONTINUOUS_ON = ("self", "all", "attacker")   # attacker: the attacking monster (a halving only: Mirror Wall)
 POSITIONS = ("attack", "defense")   # the battle position a position_lock imposes
 LOCK_FILTERS = ("any", "face_up")   # a position_lock's selector: its own position is not a criterion
 LOCKS = ("lock_traps", "lock_spells", "lock_spells_traps")

@@ -240,6 +240,7 @@ EFFECT_ROWS = [
     (1117, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Twins", "When your opponent's monster declares an attack: Activate 1 of these effects; ● Draw 1 card. ● Draw 2 cards. You can only activate 1 \"Test Twins\" per turn."),
     (1119, BOTH, 0, TRAP | CONTINUOUS, 0, 0, 0, 0, "Test Spike", "Each time this card inflicts battle damage: inflict 300 damage."),
     (1120, BOTH, 0, MONSTER | EFFECT, 500, 500, 3, 0x20, "Test Gnat", "If this card is Special Summoned: place 2 counters on it. It gains 500 ATK for each counter on it. At the end of the Damage Step, if this card battled: remove 1 counter from it."),
+    (1121, BOTH, 0, MONSTER | EFFECT, 3000, 3000, 8, 0x20, "Test Root", "The ATK and DEF of all other monsters on the field are halved."),
     (1118, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Pair", "When your opponent's monster declares an attack: Activate 1 of these effects; ● Draw 1 card. ● Draw 2 cards. You can only use each effect of \"Test Pair\" once per turn."),
 ]
 _HEAD = "local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
@@ -549,6 +550,32 @@ end
 function s.rmop(e,tp,eg,ep,ev,re,r,rp)
 	local c=e:GetHandler()
 	c:RemoveCounter(tp,0x99,1,REASON_EFFECT)
+end
+""",
+    # halvings of every other monster's ATK and DEF (written for these tests)
+    1121: """local s,id=GetID()
+function s.initial_effect(c)
+	local e1=Effect.CreateEffect(c)
+	e1:SetType(EFFECT_TYPE_FIELD)
+	e1:SetCode(EFFECT_SET_ATTACK_FINAL)
+	e1:SetRange(LOCATION_MZONE)
+	e1:SetTargetRange(LOCATION_MZONE,LOCATION_MZONE)
+	e1:SetTarget(s.tg)
+	e1:SetValue(s.atkval)
+	c:RegisterEffect(e1)
+	local e2=e1:Clone()
+	e2:SetCode(EFFECT_SET_DEFENSE_FINAL)
+	e2:SetValue(s.defval)
+	c:RegisterEffect(e2)
+end
+function s.tg(e,c)
+	return c~=e:GetHandler()
+end
+function s.atkval(e,c)
+	return math.ceil(c:GetAttack()/2)
+end
+function s.defval(e,c)
+	return math.ceil(c:GetDefense()/2)
 end
 """,
     # a Trap's trigger on its own battle damage: an event the catalogue refuses on a Spell or Trap

@@ -79,6 +79,7 @@ CASES = [
     ("direct_attack", None, False, True),
     ("chain_length", None, 0, 1),
     ("damage_step", None, False, True),
+    ("damage_calculation", None, False, True),
 ]
 
 

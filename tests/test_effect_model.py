@@ -118,6 +118,11 @@ GOOD = [
     dict(kind="continuous", apply={"do": "remove_counter_instead", "amount": 1}),
     dict(kind="continuous", condition={"quantity": "yours", "of": "attacker", "value": False},   # Spacegate
          apply={"do": "counter_after_battle", "amount": 1}),
+    dict(kind="continuous", apply={"do": "atk_halve", "on": "all", "select": {"other": True, "filter": "face_up"}}),
+    dict(kind="continuous", condition={"all": [{"quantity": "attacked", "of": "self"},   # Dark Artist
+                                               {"quantity": "damage_calculation"}]}, apply={"do": "def_halve"}),
+    dict(kind="continuous", condition={"quantity": "yours", "of": "attacker", "value": False},   # Mirror Wall
+         apply={"do": "atk_halve", "on": "attacker"}),
 ]
 
 # (effect fields, what the loader's message says); the schema refuses each as well
@@ -188,6 +193,10 @@ BAD = [
     (dict(kind="continuous", apply={"do": "remove_counter_instead", "amount": 0}), "places or removes 1 to 63"),
     (dict(kind="continuous", apply={"do": "remove_counter_instead", "amount": 1, "on": "all", "select": {}}),
      "is about its own card"),
+    (dict(kind="continuous", apply={"do": "atk_halve", "amount": 2}), "'amount' goes with"),
+    (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 500, "on": "attacker"}),
+     "'on': 'attacker' (the attacking monster, while it attacks) goes with"),
+    (dict(condition={"quantity": "damage_calculation", "of": "self"}), "it takes no 'of'"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
@@ -343,6 +352,8 @@ def kinds_used(card):
             out.add(("continuous", e.apply.do))
             if e.apply.per != "none":
                 out.add(("per", e.apply.per))
+            if e.apply.on == "attacker":
+                out.add(("continuous_on", "attacker"))
         out |= select_kinds([o.select for o in e.operations if o.on == "all"] +
                             ([e.apply.select] if e.apply is not None and e.apply.on == "all" else []))
         if e.once != "none":
@@ -387,7 +398,7 @@ def test_every_effect_kind_has_a_legal_and_an_illegal_fixture():
     every = ({("quantity", q) for q in vocab.QUANTITIES[1:]} | {("cost", c) for c in vocab.COSTS[1:]} |
              {("operation", o) for o in vocab.OPERATIONS[1:]} | {("continuous", c) for c in vocab.CONTINUOUS[1:]} |
              {("once", o) for o in vocab.ONCE[1:]} | SELECT_KINDS | {("operation", "otherwise")} |
-             {("per", p) for p in vocab.CONTINUOUS_PER[1:]})
+             {("per", p) for p in vocab.CONTINUOUS_PER[1:]} | {("continuous_on", "attacker")})
     missing = {k for k in every if not (k in seen["legal"] and k in seen["illegal"])}
     assert sorted(missing - NOT_YET_IN_FIXTURES) == []
     assert sorted(NOT_YET_IN_FIXTURES - missing) == [], "covered now: remove from NOT_YET_IN_FIXTURES"

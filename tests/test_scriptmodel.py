@@ -85,6 +85,13 @@ def test_counters_placed_removed_and_an_amount_for_each(cards):
     assert [x["apply"] for x in e if x["kind"] == "continuous"] == [{"do": "atk_modifier", "amount": 500, "per": "counter"}]
 
 
+def test_a_halving_of_every_other_monster(cards):
+    # EFFECT_SET_ATTACK_FINAL / SET_DEFENSE_FINAL with math.ceil(c:GetAttack()/2), target c~=e:GetHandler()
+    sel = {"side": "both", "filter": "face_up", "other": True}
+    assert [e["apply"] for e in cards["Test Root"]["effects"]] == [
+        {"do": "atk_halve", "on": "all", "select": sel}, {"do": "def_halve", "on": "all", "select": sel}]
+
+
 def test_a_target_filter_of_three_atoms(cards):
     # "Target 1 face-up monster your opponent controls": the Monster Zone, the opponent's, face-up
     e = effect(cards, "Test Halver")
@@ -204,7 +211,7 @@ def test_coverage_counts_every_property_and_continuous(pool):
     imp = importer.import_pool(*map(str, pool))
     cov = imp.coverage
     assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 20   # activated effects
-    assert cov["continuous.apply"] == {"derived": 4, "unknown": 0}
+    assert cov["continuous.apply"] == {"derived": 6, "unknown": 0}
     assert cov["effect.operations"]["unknown"] == 2 and cov["effect.cost"]["unknown"] == 0
     assert json.dumps(cov)   # the report is JSON
 

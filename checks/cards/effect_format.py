@@ -15,7 +15,7 @@ from ygo_timing.model import vocab
 from .reader import REQUIRED, Reader, did_you_mean, short
 
 TRUTH = ("face_up", "defense_position", "yours", "battling", "attacking", "attacked", "special_summoned",
-         "destroyed_by_battle", "turn", "direct_attack", "damage_step")
+         "destroyed_by_battle", "turn", "direct_attack", "damage_step", "damage_calculation")
 NAMED = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
          "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 NUMERIC = ("atk", "def", "level", "original_atk", "original_def", "lp", "monsters", "cards", "hand",
@@ -479,6 +479,9 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
         ar.fail("per", f"{w}: 'per' (the amount for each counter on its card) goes with {' and '.join(MODIFIERS)} and only with them")
     if do in vocab.SELF_ONLY_CONTINUOUS and on != "self":
         ar.fail("on", f"{w}: {do!r} is about its own card (\"destroy this card\"): 'on' is \"self\"")
+    if on == "attacker" and do not in vocab.HALVING:
+        ar.fail("on", f"{w}: 'on': 'attacker' (the attacking monster, while it attacks) goes with "
+                      f"{' and '.join(vocab.HALVING)} and only with them")
     if do in vocab.GAME_CONTINUOUS and "on" in a:
         ar.fail("on", f"{w}: {do!r} applies to the game (or its controller), not to cards: it takes no 'on'")
     player = ar.get(a, "player", str, "both", choices=vocab.LOCK_PLAYERS, what=w)
@@ -501,7 +504,8 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
 
 
 def changes_atk_def_directly(ops, apply) -> bool:
-    return any(o.do in DIRECT_ATK_DEF for o in ops) or (apply is not None and apply.do in AMOUNT_CONTINUOUS)
+    return any(o.do in DIRECT_ATK_DEF for o in ops) or \
+        (apply is not None and apply.do in MODIFIERS + vocab.HALVING)
 
 
 # --- writing an effect back (cards --format json, cards migrate) -----------------------------------

@@ -606,7 +606,9 @@ CONTINUOUS = {"EFFECT_UPDATE_ATTACK": "atk_modifier", "EFFECT_UPDATE_DEFENSE": "
               "EFFECT_INDESTRUCTABLE_BATTLE": "indestructible_by_battle",
               "EFFECT_INDESTRUCTABLE_EFFECT": "indestructible_by_effect",
               "EFFECT_AVOID_BATTLE_DAMAGE": "no_battle_damage", "EFFECT_CANNOT_ATTACK": "cannot_attack",
-              "EFFECT_DIRECT_ATTACK": "direct_attack", "EFFECT_PIERCE": "piercing"}
+              "EFFECT_DIRECT_ATTACK": "direct_attack", "EFFECT_PIERCE": "piercing",
+              # only with a value function that halves the card's own stat (_halving); else unknown
+              "EFFECT_SET_ATTACK_FINAL": "atk_halve", "EFFECT_SET_DEFENSE_FINAL": "def_halve"}
 
 
 def continuous(decl, functions):
@@ -625,6 +627,13 @@ def continuous(decl, functions):
         return UNKNOWN   # it applies from the hand or the GY: the model's apply only on the field
     e = {"kind": "continuous", "apply": {"do": CONTINUOUS[text]}}
     value = decl.settings.get("Value")
+    other = False
+    if CONTINUOUS[text] in vocab.HALVING:   # "halve the ATK of ...": its value halves what it is on
+        if value is None or not _halving(value, functions, "Attack" if text.endswith("ATTACK_FINAL") else "Defense"):
+            return UNKNOWN
+        other = _not_self_target(decl, functions)
+        if other is None:
+            return UNKNOWN
     if CONTINUOUS[text] in ("atk_modifier", "def_modifier"):
         per = _per_counter(value, functions) if value is not None and typ & K.ET["SINGLE"] else None
         if per is not None:   # "This card gains 500 ATK for each counter on it"
@@ -637,13 +646,37 @@ def continuous(decl, functions):
         return UNKNOWN   # "cannot be destroyed by ... of a kind": a value function
     if typ & K.ET["FIELD"]:
         tr = decl.settings.get("TargetRange")
-        if tr is None or decl.settings.get("Target") is not None:
+        if tr is None or (decl.settings.get("Target") is not None and not other):
             return UNKNOWN
         where = _side(*(tr.text.split(",") + ["0"])[:2])
         if where is None or where[0] != "monster_zone":
             return UNKNOWN
-        e["apply"].update(on="all", select={"side": where[1], "filter": "any"})
+        # a halving: the face-up monsters the engine shows the halved stat of
+        halving = CONTINUOUS[text] in vocab.HALVING
+        e["apply"].update(on="all", select={"side": where[1], "filter": "face_up" if halving else "any",
+                                            **({"other": True} if other else {})})
+    elif other:
+        return UNKNOWN
     return Derived(e, decl.line)
+
+
+def _halving(value, functions, stat: str) -> bool:
+    """A value function `return math.ceil(c:GetAttack()/2)` (or without math.ceil) of the card it is on."""
+    body = functions.get(value.text.strip(), ("", 0))[0]
+    return bool(re.fullmatch(rf"\s*\(\s*\w+\s*,\s*(\w+)\s*\)\s*return\s+(?:math\.ceil\s*\()?\s*\1\s*:\s*Get{stat}"
+                             rf"\s*\(\s*\)\s*/\s*2\s*\)?\s*(?:end\s*)?", body, re.S))
+
+
+def _not_self_target(decl, functions):
+    """A halving's target function: none (False), `return c~=e:GetHandler()` ("other than this card":
+    True), or another test (None: not read)."""
+    target = decl.settings.get("Target")
+    if target is None:
+        return False
+    body = functions.get(target.text.strip(), ("", 0))[0]
+    m = re.fullmatch(r"\s*\(\s*\w+\s*,\s*(\w+)\s*\)\s*return\s+(\w+)\s*~=\s*e\s*:\s*GetHandler\s*\(\s*\)\s*(?:end\s*)?",
+                     body, re.S)
+    return True if m and m.group(1) == m.group(2) else None
 
 
 def _per_counter(value, functions) -> int | None:

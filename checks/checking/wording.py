@@ -104,6 +104,7 @@ CONTINUOUS_WORDS = {
     "self_destruct": "is destroyed as soon as its condition holds (in the Damage Step: after damage calculation)",
     "remove_counter_instead": "loses {amount} counter(s) instead of being destroyed by battle, while it has them",
     "counter_after_battle": "gets {amount} counter(s) at the end of each Damage Step whose battle meets its condition",
+    "atk_halve": "halves the ATK (after every change that adds)", "def_halve": "halves the DEF (after every change that adds)",
 }
 
 # a state variable's name in words (model/state.py); per-card ones follow the card's label
@@ -212,7 +213,8 @@ TRUTH_WORDS = {"face_up": "face-up", "defense_position": "in Defense Position", 
                "battling": "battling", "attacking": "attacking", "attacked": "attacked",
                "special_summoned": "Special Summoned", "destroyed_by_battle": "destroyed by battle in this battle",
                "turn": "the turn player",
-               "direct_attack": "a direct attack", "damage_step": "the Damage Step"}
+               "direct_attack": "a direct attack", "damage_step": "the Damage Step",
+               "damage_calculation": "damage calculation"}
 NAMED_VALUES = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
                 "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 
@@ -228,6 +230,8 @@ def atom_words(a) -> str:
             return f"the attack {'is' if yes else 'is not'} a direct attack"
         if a.quantity == "damage_step":
             return f"it {'is' if yes else 'is not'} the Damage Step"
+        if a.quantity == "damage_calculation":
+            return f"it {'is' if yes else 'is not'} damage calculation"
         return f"{who} {'is' if yes else 'is not'} {TRUTH_WORDS[a.quantity]}"
     lhs = f"{who}'s {a.quantity.replace('_', ' ').replace('atk', 'ATK').replace('def', 'DEF')}"
     if a.quantity == "counters":   # "the number of counters on this card >= 1"
@@ -360,7 +364,7 @@ def continuous_facts(n, applies, archetype_id, name_id):
         elif a.do in vocab.GAME_CONTINUOUS:
             who = ""
         else:
-            who = " (itself)" if a.on == "self" else f" ({select_words(a.select)})"
+            who = {"self": " (itself)", "attacker": " (of the attacking monster)"}.get(a.on, f" ({select_words(a.select)})")
         position = {"attack": "face-up Attack", "defense": "Defense"}.get(a.position, "")
         fixed = " and fixes their battle positions" if a.fixed else ""
         said = CONTINUOUS_WORDS[a.do].format(amount=a.amount, position=position, fixed=fixed)

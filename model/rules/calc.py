@@ -7,7 +7,7 @@ from ..state import CALC_DONE, CALC_PENDING, CALC_SKIPPED, NONE
 from .base import Update, once, part, rule
 from .battle import chain_end
 from .chain import closing
-from .effects import continuous_applies, counter_instead, player_protected, stat_bonus
+from .effects import continuous_applies, counter_instead, player_protected, shown_stat
 from .resolution import lp_delta
 
 PRIORITY = 30   # update priority (lower wins): before the resolutions: AB-1 keeps a destroyed monster's ATK/DEF (resolution.py)
@@ -46,10 +46,9 @@ def _outcome(ctx):
     a, t = pre.attacker, pre.target
     direct = t == NONE
     sel = ctx.sel
-    # continuous modifiers (GEN-18) count with the ATK/DEF effects left
+    # continuous modifiers (GEN-18) count with the ATK/DEF effects left, halvings last (effects.halved)
     # (counters as the step begins: the counters after it depend on this calculation, GEN-18)
-    a_atk = sel(post.atk, a, z3.IntVal(0)) + stat_bonus(ctx, "atk_modifier", a, post, pre)
-    t_atk = sel(post.atk, t, z3.IntVal(0)) + stat_bonus(ctx, "atk_modifier", t, post, pre)
+    a_atk, t_atk = (shown_stat(ctx, "atk", c, post, pre) for c in (a, t))
     defending = z3.And(z3.Not(direct), sel(post.defpos, t, z3.BoolVal(False)))
 
     def bonus(to_attacker):
@@ -65,9 +64,10 @@ def _outcome(ctx):
         return z3.Sum(parts) if parts else z3.IntVal(0)
 
     at_calc = ctx.grant("bonuses_at_calc")   # D3-4, T4
-    A = a_atk + z3.If(at_calc, bonus(True), 0)
-    t_def = sel(post.def_, t, z3.IntVal(0)) + stat_bonus(ctx, "def_modifier", t, post, pre)
-    T = z3.If(defending, t_def, t_atk + z3.If(at_calc, bonus(False), 0))
+    # a halving is calculated once more, last, after the bonuses that apply at damage calculation (S2 61)
+    A = shown_stat(ctx, "atk", a, post, pre, z3.If(at_calc, bonus(True), 0))
+    t_def = shown_stat(ctx, "def", t, post, pre)
+    T = z3.If(defending, t_def, shown_stat(ctx, "atk", t, post, pre, z3.If(at_calc, bonus(False), 0)))
     # D2-7 (OCG) and T4 (TCG): a battling monster gone by an effect stops the calculation
     skipped = z3.Or(pre.calc == CALC_SKIPPED, z3.And(ctx.grant("calc_stops_when_gone"), battler_gone(ctx, post)))
     # DC-4: a skipped calculation destroys nobody and deals no damage

@@ -120,11 +120,19 @@ def quantity(ctx, eff, q, of, st, target, k=None):
         if k is not None and ctx.ncards else z3.IntVal(0),
         # "during the Damage Step only": such effects apply there by D1-2 / T1
         "damage_step": b(z3.And(ctx.ds(st), ctx.grant("damage_step_effects"))),
+        "damage_calculation": damage_calculation(ctx, st),
         **{k: z3.Sum([b(t) for t in ts]) if ts else z3.IntVal(0) for k, ts in counts.items()},
     }
     out = of_quantity(q, values)
     card_q = z3.And(q >= vocab.Q[vocab.CARD_QUANTITIES[0]], q <= vocab.Q[vocab.CARD_QUANTITIES[-1]])
     return out, z3.Or(z3.Not(card_q), c != NONE)
+
+
+def damage_calculation(ctx, st):
+    """1 in the rule set's damage-calculation window, where effects that apply "during damage
+    calculation only" apply (D3-4, T4: read as a step begins, so the step that performs damage
+    calculation reads it), else 0."""
+    return z3.If(z3.And(ctx.win(ctx.ruleset.calc_window, state=st), ctx.grant("bonuses_at_calc")), 1, 0)
 
 
 def atom_holds(ctx, eff, k, prefix, st, target):
@@ -188,7 +196,8 @@ def filter_fits_card(ctx, eff, st, j):
     F = S.atoms["filter"]
     vals = {**card_values(ctx, j, st, S.ctrl(S.inst(eff))),
             "direct_attack": z3.If(z3.And(st.attacking, st.target == NONE), 1, 0), "chain_length": st.chain_len,
-            "damage_step": z3.If(z3.And(ctx.ds(st), ctx.grant("damage_step_effects")), 1, 0)}
+            "damage_step": z3.If(z3.And(ctx.ds(st), ctx.grant("damage_step_effects")), 1, 0),
+            "damage_calculation": damage_calculation(ctx, st)}
     atoms = []
     for a in range(vocab.TARGET_FILTER_ATOMS):
         k = slot(eff, a, vocab.TARGET_FILTER_ATOMS)
@@ -399,6 +408,47 @@ def stat_bonus(ctx, kind, card, st, counts=None):
     parts = [z3.If(z3.And(t, continuous_on(ctx, j, s, card, facts)), modifier_amount(ctx, j, s, counts), 0)
              for j, s, t in applying(ctx, kind, st)]
     return z3.Sum(parts) if parts else z3.IntVal(0)
+
+
+def shown_stat(ctx, stat, card, st, counts=None, extra=0):
+    """`card`'s ATK (`stat` "atk") or DEF ("def") with the continuous effects that apply in `st`:
+    its value plus the modifiers that add (stat_bonus; `extra`: damage calculation's own bonuses),
+    then halved by each halving that applies (halved)."""
+    value = ctx.sel(st.atk if stat == "atk" else st.def_, card, z3.IntVal(0))
+    total = value + stat_bonus(ctx, f"{stat}_modifier", card, st, counts) + extra
+    return halved(ctx, f"{stat}_halve", card, st, total)
+
+
+def halved(ctx, kind, card, st, value):
+    """`value` halved (rounded up) once for each continuous halving of `kind` (atk_halve,
+    def_halve) that applies to `card` in `st`, at most vocab.MAX_HALVINGS times. A halving applies
+    after every modifier that adds, whenever those began to apply: "(3000 + 4000) / 2" for
+    "Honest" under "The Wicked Dreadroot"; Mirror Wall's halving is calculated last, after all
+    other ATK changes (S2 61; docs/interpretations.md, "Halving continuous effects")."""
+    n = halvings(ctx, kind, card, st)
+    out = value
+    for k in range(vocab.MAX_HALVINGS, 0, -1):
+        v = value
+        for _ in range(k):
+            v = (v + 1) / 2   # rounded up
+        out = z3.If(n >= k, v, out) if k == vocab.MAX_HALVINGS else z3.If(n == k, v, out)
+    return out
+
+
+def halvings(ctx, kind, card, st):
+    """How many continuous halvings of `kind` apply to `card` in `st`: its own, every monster's it
+    selects, or (`on`: attacker, "the ATK of an opponent's monster that attacks is halved") the
+    attacking monster's while it attacks."""
+    def build():
+        facts = card_state(ctx, card, st)
+        attacking = z3.And(st.attacking, card == st.attacker, card != NONE)
+        on_attacker = vocab.CONTINUOUS_ON.index("attacker")
+        hits = [z3.If(z3.And(t, z3.Or(continuous_on(ctx, j, s, card, facts),
+                                      z3.And(ctx.S.cont_on(s) == on_attacker, attacking))), 1, 0)
+                for j, s, t in applying(ctx, kind, st)]
+        return z3.Sum(hits) if hits else z3.IntVal(0)
+    key = card if isinstance(card, int) else card.get_id()
+    return once(ctx, ("halvings", kind, key, st.prefix), build)
 
 
 def modifier_amount(ctx, j, s, counts):

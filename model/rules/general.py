@@ -5,7 +5,7 @@ import z3
 
 from ..state import CALC_PENDING, CL, NONE
 from .base import Update, rule
-from .effects import counters_on, stat_bonus
+from .effects import counters_on, shown_stat
 from .triggers import PRIORITY as TRIGGERS
 
 PRIORITY = TRIGGERS + 10   # the last of the updates
@@ -39,8 +39,8 @@ def gen4(ctx):
         "lp": sel(pre.lp, act.player) == v,
         "destroyed_by_battle": sel(pre.dbb, c, z3.BoolVal(False)) == (v == 1),
         "location": sel(pre.loc, c, z3.IntVal(0)) == v,
-        "atk": sel(pre.atk, c, z3.IntVal(0)) + stat_bonus(ctx, "atk_modifier", c, pre) == v,
-        "def": sel(pre.def_, c, z3.IntVal(0)) + stat_bonus(ctx, "def_modifier", c, pre) == v,
+        "atk": shown_stat(ctx, "atk", c, pre) == v,
+        "def": shown_stat(ctx, "def", c, pre) == v,
         "position": sel(pre.defpos, c, z3.BoolVal(False)) == (v == 1),
         "attacking": pre.attacking == (v == 1),
         "window": pre.window == v,
