@@ -32,7 +32,7 @@ A = {name: i for i, name in enumerate(ACTIONS)}
 
 # What a `claim` states.
 CLAIMS = ("lp", "destroyed_by_battle", "location", "atk", "window", "face_up", "calc", "def", "position",
-          "attacking")
+          "attacking", "counters")
 CL = {name: i for i, name in enumerate(CLAIMS)}
 
 NONE = -1  # "no card" in card-valued variables
@@ -91,6 +91,8 @@ class State:
         # the monster this card is equipped to as an Equip Card (GEN-20), NONE when it is not: set when
         # its `equip` operation resolves, back to NONE when it leaves the field or is destroyed
         self.equip = [I(f"c{i}_equip") for i in range(ncards)]
+        # the counters on it (effects.counters_on reads them only while it is face-up on the field)
+        self.counters = [I(f"c{i}_counters") for i in range(ncards)]
         self.bdc = [I("bdc_A"), I("bdc_B")]  # an operation's change to the battle damage each player takes in this battle
         self.trig = [B(f"e{e}_trig") for e in range(neffects)]        # trigger pending in this window
         self.used = [B(f"e{e}_used") for e in range(neffects)]        # activated this turn (a once-per-turn limit)
@@ -209,6 +211,7 @@ class Statics:
         self.op_amount_of = f("operation_amount_of", Int, Int)
         self.op_to = f("operation_to", Int, Int)
         self.op_then = f("operation_then", Int, Bool)
+        self.op_otherwise = f("operation_otherwise", Int, Bool)   # "or if you cannot": only if the one before did not
         # per card continuous slot (card * MAX_CONTINUOUS + k)
         self.cont = f("continuous", Int, Int)
         self.cont_on = f("continuous_on", Int, Int)
@@ -216,6 +219,7 @@ class Statics:
         self.cont_watch = f("continuous_watch", Int, Int)   # 1 + its watched slot; 0: no condition
         self.cont_position = f("continuous_position", Int, Int)   # position_lock: vocab.POSITIONS index
         self.cont_fixed = f("continuous_fixed", Int, Int)         # position_lock: 1 "cannot be changed"
+        self.cont_per = f("continuous_per", Int, Int)   # vocab.CONTINUOUS_PER: the amount per counter on its card
         # which monsters an operation's or a continuous effect's `select` picks, per slot
         self.select = {prefix: {name: f(f"{prefix}_{name}", Int, Int) for name in SELECT_FIELDS}
                        for prefix in ("operation", "continuous", "cond", "count")}   # cond: per condition atom slot;

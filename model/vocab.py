@@ -173,10 +173,12 @@ CARD_QUANTITIES = (
     "location", "face_up", "defense_position", "atk", "def", "level", "attribute", "monster_type",
     "archetype", "card_type", "original_atk", "original_def", "yours", "battling", "attacking",
     "attacked", "special_summoned", "card_kind", "destroyed_by_battle",
+    "counters",   # the counters on it (a face-up card on the field; none elsewhere)
 )
 PLAYER_QUANTITIES = ("lp", "monsters", "cards", "hand", "battle_damage", "turn")
 # `selected`: how many monsters the atom's own `select` picks (in a condition only)
-GAME_QUANTITIES = ("direct_attack", "chain_length", "damage_step", "selected")
+GAME_QUANTITIES = ("direct_attack", "chain_length", "damage_step", "selected",
+                   "damage_calculation")   # the rule set's damage-calculation window (D3-4, T4)
 QUANTITIES = ("nothing",) + CARD_QUANTITIES + PLAYER_QUANTITIES + GAME_QUANTITIES
 Q = {name: i for i, name in enumerate(QUANTITIES)}
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
@@ -217,9 +219,16 @@ OPERATIONS = (
     # "equip this card to that target": the effect's own card becomes an Equip Card equipped to
     # the face-up monster the operation is on (GEN-20); an Equip Spell's activation
     "equip",
+    # place / remove `amount` counters on / from a face-up card on the field; a card with fewer
+    # than `amount` cannot have them removed (an `otherwise` operation after it applies instead)
+    "add_counter", "remove_counter",
 )
 OP = {name: i for i, name in enumerate(OPERATIONS)}
 MAX_DRAW = 5   # cards one draw / mill operation moves
+# counters on one card: the set-up's most, and the most a per-counter amount counts (it is read as
+# COUNTER_BITS binary digits, so that amount x counters stays linear for the solver: effects.per_counter)
+COUNTER_BITS = 6
+MAX_COUNTERS = 2 ** COUNTER_BITS - 1
 # an effect's once-per-turn limit: "Once per turn" (each copy); "You can only use this effect of
 # "X" once per turn" (this effect of every card of that name its controller controls); "You can
 # only activate 1 "X" per turn" where X's text is several effects (every effect of every such card);
@@ -280,11 +289,25 @@ CONTINUOUS = (
                              # Damage Step it waits until after damage calculation: D2-4, D4-2)
     "negate_trap_effects",   # a monster's "Negate all Trap effects on the field" (Jinzo): face-up
                              # Traps' continuous effects do not apply, and a Trap's resolving effect does nothing
+    "remove_counter_instead",  # "If this card would be destroyed by battle, remove `amount` counter(s)
+                               # from it instead" (Des Mosquito): at damage calculation, while it has them
+    "counter_after_battle",  # at the end of each Damage Step whose battle meets its condition, place
+                             # `amount` counters on this card (Spacegate)
+    # the selected monsters' ATK / DEF are halved (rounded up), after every modifier that adds
+    # (The Wicked Dreadroot, Mirror Wall, Dark Artist: effects.halved)
+    "atk_halve", "def_halve",
 )
-SELF_ONLY_CONTINUOUS = ("self_destruct",)   # about its own card only: `on` is "self"
+HALVING = ("atk_halve", "def_halve")
+MAX_HALVINGS = 3   # halvings one monster's ATK or DEF takes; more apply as 3
+SELF_ONLY_CONTINUOUS = ("self_destruct", "remove_counter_instead", "counter_after_battle")   # `on` is "self"
+# what a continuous modifier's amount is multiplied by: nothing, or the counters on its own card
+# ("This card gains 500 ATK for each counter on it")
+CONTINUOUS_PER = ("none", "counter")
 CN = {name: i for i, name in enumerate(CONTINUOUS)}
 MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots for
-CONTINUOUS_ON = ("self", "all", "equipped")   # equipped: the monster this Equip Card is equipped to (GEN-20)
+# equipped: the monster this Equip Card is equipped to (GEN-20); attacker: the attacking monster (a
+# halving only: Mirror Wall)
+CONTINUOUS_ON = ("self", "all", "equipped", "attacker")
 POSITIONS = ("attack", "defense")   # the battle position a position_lock imposes
 LOCK_FILTERS = ("any", "face_up")   # a position_lock's selector: its own position is not a criterion
 LOCKS = ("lock_traps", "lock_spells", "lock_spells_traps")

@@ -241,6 +241,8 @@ EFFECT_ROWS = [
     (1119, BOTH, 0, TRAP | CONTINUOUS, 0, 0, 0, 0, "Test Spike", "Each time this card inflicts battle damage: inflict 300 damage."),
     (1120, BOTH, 0, SPELL | QUICKPLAY, 0, 0, 0, 0, "Test Gale", "Target up to 2 face-up monsters on the field; destroy them."),
     (1121, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Storm", "Target 2 face-up monsters on the field; destroy them."),
+    (1122, BOTH, 0, MONSTER | EFFECT, 500, 500, 3, 0x20, "Test Gnat", "If this card is Special Summoned: place 2 counters on it. It gains 500 ATK for each counter on it. At the end of the Damage Step, if this card battled: remove 1 counter from it."),
+    (1123, BOTH, 0, MONSTER | EFFECT, 3000, 3000, 8, 0x20, "Test Root", "The ATK and DEF of all other monsters on the field are halved."),
     (1118, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Pair", "When your opponent's monster declares an attack: Activate 1 of these effects; ● Draw 1 card. ● Draw 2 cards. You can only use each effect of \"Test Pair\" once per turn."),
 ]
 _HEAD = "local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
@@ -539,6 +541,66 @@ end
     1117: _two_effects("1,id,EFFECT_COUNT_CODE_OATH", "1,id,EFFECT_COUNT_CODE_OATH"),
     # two codes: a limit each ("each effect of ... once per turn")
     1118: _two_effects("1,{id,1}", "1,{id,2}"),
+    # counters: placed and removed by triggers, and an ATK bonus for each (written for these tests)
+    1122: """local s,id=GetID()
+function s.initial_effect(c)
+	c:EnableCounterPermit(0x99)
+	local e1=Effect.CreateEffect(c)
+	e1:SetCategory(CATEGORY_COUNTER)
+	e1:SetType(EFFECT_TYPE_SINGLE+EFFECT_TYPE_TRIGGER_F)
+	e1:SetCode(EVENT_SPSUMMON_SUCCESS)
+	e1:SetOperation(s.addop)
+	c:RegisterEffect(e1)
+	local e2=Effect.CreateEffect(c)
+	e2:SetType(EFFECT_TYPE_SINGLE)
+	e2:SetProperty(EFFECT_FLAG_SINGLE_RANGE)
+	e2:SetRange(LOCATION_MZONE)
+	e2:SetCode(EFFECT_UPDATE_ATTACK)
+	e2:SetValue(s.atkval)
+	c:RegisterEffect(e2)
+	local e3=Effect.CreateEffect(c)
+	e3:SetType(EFFECT_TYPE_SINGLE+EFFECT_TYPE_TRIGGER_F)
+	e3:SetCode(EVENT_DAMAGE_STEP_END)
+	e3:SetOperation(s.rmop)
+	c:RegisterEffect(e3)
+end
+function s.addop(e,tp,eg,ep,ev,re,r,rp)
+	e:GetHandler():AddCounter(0x99,2)
+end
+function s.atkval(e,c)
+	return c:GetCounter(0x99)*500
+end
+function s.rmop(e,tp,eg,ep,ev,re,r,rp)
+	local c=e:GetHandler()
+	c:RemoveCounter(tp,0x99,1,REASON_EFFECT)
+end
+""",
+    # halvings of every other monster's ATK and DEF (written for these tests)
+    1123: """local s,id=GetID()
+function s.initial_effect(c)
+	local e1=Effect.CreateEffect(c)
+	e1:SetType(EFFECT_TYPE_FIELD)
+	e1:SetCode(EFFECT_SET_ATTACK_FINAL)
+	e1:SetRange(LOCATION_MZONE)
+	e1:SetTargetRange(LOCATION_MZONE,LOCATION_MZONE)
+	e1:SetTarget(s.tg)
+	e1:SetValue(s.atkval)
+	c:RegisterEffect(e1)
+	local e2=e1:Clone()
+	e2:SetCode(EFFECT_SET_DEFENSE_FINAL)
+	e2:SetValue(s.defval)
+	c:RegisterEffect(e2)
+end
+function s.tg(e,c)
+	return c~=e:GetHandler()
+end
+function s.atkval(e,c)
+	return math.ceil(c:GetAttack()/2)
+end
+function s.defval(e,c)
+	return math.ceil(c:GetDefense()/2)
+end
+""",
     # a Trap's trigger on its own battle damage: an event the catalogue refuses on a Spell or Trap
     1119: _HEAD + """	e1:SetCategory(CATEGORY_DAMAGE)
 	e1:SetType(EFFECT_TYPE_SINGLE+EFFECT_TYPE_TRIGGER_F)

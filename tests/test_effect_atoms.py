@@ -68,6 +68,7 @@ CASES = [
     ("attacked", "attack_target", True, False),
     ("special_summoned", "attacker", False, True),
     ("destroyed_by_battle", "attack_target", False, True),   # no damage calculation yet
+    ("counters", "attacker", 0, 1),   # the set-up gives none
     ("lp", "you", 7000, 8000),
     ("lp", "opponent", 8000, 7000),
     ("monsters", "opponent", 1, 2),
@@ -78,6 +79,7 @@ CASES = [
     ("direct_attack", None, False, True),
     ("chain_length", None, 0, 1),
     ("damage_step", None, False, True),
+    ("damage_calculation", None, False, True),
 ]
 
 
@@ -122,6 +124,18 @@ def test_alternatives_and_negation():
 def test_both_rule_sets_read_atoms_alike(ruleset):
     assert verdict(atom("atk", "attacker", 2500), ruleset)[0] == "legal"
     assert verdict(atom("atk", "attacker", 2400), ruleset)[0] == "illegal"
+
+
+def test_counters_are_the_set_ups_and_only_on_a_face_up_card_on_the_field():
+    # `counters N` on Dark Magician (docs/format.md); counters compare as numbers
+    with_counters = SETUP.replace('A monster "Dark Magician" as DM', 'A monster "Dark Magician" as DM counters 3')
+    for condition, expected in ((atom("counters", "attacker", 3), "legal"), (atom("counters", "attacker", 2, ">="), "legal"),
+                                (atom("counters", "attacker", 3, "<"), "illegal")):
+        v = check_play(parse_text(with_counters.format(name="c", ruleset="ocg", card=probe(condition)), "c.play"))
+        assert v.verdict == expected, condition
+    with pytest.raises(Exception, match="counters are on a face-up card on the field"):
+        parse_text(SETUP.replace('A hand "Kuriboh" as K', 'A hand "Kuriboh" as K counters 1').format(
+            name="c", ruleset="ocg", card=probe("none")), "c.play")
 
 
 def test_special_summoned_is_about_the_monster_still_on_the_field():

@@ -136,6 +136,19 @@ GOOD = [
     dict(kind="continuous", condition={"quantity": "selected", "value": 0,
                                        "select": {"cards": "graveyard", "side": "yours", "monster_type": "zombie"}},
          apply={"do": "self_destruct"}),
+    # B.E.S.: "Remove 1 counter from this card, or if you cannot, destroy this card"
+    dict(operations=[{"do": "remove_counter", "on": "self", "amount": 1}, {"do": "destroy", "otherwise": True}]),
+    dict(condition={"quantity": "counters", "of": "self", "cmp": ">=", "value": 1},
+         operations=[{"do": "add_counter", "amount": 2}]),
+    dict(kind="continuous", apply={"do": "atk_modifier", "amount": 500, "per": "counter"}),   # Des Mosquito
+    dict(kind="continuous", apply={"do": "remove_counter_instead", "amount": 1}),
+    dict(kind="continuous", condition={"quantity": "yours", "of": "attacker", "value": False},   # Spacegate
+         apply={"do": "counter_after_battle", "amount": 1}),
+    dict(kind="continuous", apply={"do": "atk_halve", "on": "all", "select": {"other": True, "filter": "face_up"}}),
+    dict(kind="continuous", condition={"all": [{"quantity": "attacked", "of": "self"},   # Dark Artist
+                                               {"quantity": "damage_calculation"}]}, apply={"do": "def_halve"}),
+    dict(kind="continuous", condition={"quantity": "yours", "of": "attacker", "value": False},   # Mirror Wall
+         apply={"do": "atk_halve", "on": "attacker"}),
 ]
 
 # Equip Cards (GEN-20): an effect that equips its own card, and what reads "the equipped monster"
@@ -232,6 +245,18 @@ BAD = [
     (dict(target={}, operations=[{"do": "equip", "on": "all", "select": {}}]), "'on' is \"chosen\", got 'all'"),
     (dict(kind="continuous", apply={"do": "atk_modifier", "on": "equiped", "amount": 300}), "did you mean 'equipped'"),
     (dict(condition={"quantity": "attacking", "of": "equiped"}), "did you mean 'equipped'"),
+    (dict(operations=[{"do": "add_counter"}]), "needs an 'amount'"),
+    (dict(operations=[{"do": "remove_counter", "amount": 64}]), "places or removes 1 to 63 counters"),
+    (dict(operations=[{"do": "negate_attack"}, {"do": "destroy", "then": True, "otherwise": True}]),
+     "together would never apply"),
+    (dict(kind="continuous", apply={"do": "indestructible_by_battle", "per": "counter"}), "'per' (the amount for each"),
+    (dict(kind="continuous", apply={"do": "remove_counter_instead", "amount": 0}), "places or removes 1 to 63"),
+    (dict(kind="continuous", apply={"do": "remove_counter_instead", "amount": 1, "on": "all", "select": {}}),
+     "is about its own card"),
+    (dict(kind="continuous", apply={"do": "atk_halve", "amount": 2}), "'amount' goes with"),
+    (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 500, "on": "attacker"}),
+     "'on': 'attacker' (the attacking monster, while it attacks) goes with"),
+    (dict(condition={"quantity": "damage_calculation", "of": "self"}), "it takes no 'of'"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
@@ -252,6 +277,9 @@ SEMANTIC = [
      "did you mean 'monster:synchro'"),
     (dict(operations=[{"do": "destroy", "then": True}]), "the first operation has no operation before it"),
     (dict(kind="continuous", apply={"do": "self_destruct"}), "give the condition"),
+    (dict(operations=[{"do": "destroy", "otherwise": True}]), "no operation before it that could not be done"),
+    (dict(kind="continuous", apply={"do": "counter_after_battle", "amount": 1}), "give the condition (which battle"),
+    (dict(condition={"quantity": "counters", "of": "self", "cmp": ">", "value": 63}), "holds for no card or state ever"),
     (dict(condition={"quantity": "selected", "value": 11, "select": {}}), "holds for no card or state ever"),
     (dict(condition={"quantity": "selected", "value": 13, "select": {"cards": "spells_traps"}}),
      "holds for no card or state ever"),
@@ -428,10 +456,13 @@ def kinds_used(card):
         out |= {("cost", c.do) for c in e.costs} | {("operation", o.do) for o in e.operations}
         out |= {("amount", o.amount_of) for o in e.operations if o.amount_of != "number"}
         out |= select_kinds([o.count for o in e.operations if o.count is not None])
+        out |= {("operation", "otherwise") for o in e.operations if o.otherwise}
         if e.apply is not None:
             out.add(("continuous", e.apply.do))
-            if e.apply.on == "equipped":
-                out.add(("continuous_on", "equipped"))
+            if e.apply.on in ("equipped", "attacker"):
+                out.add(("continuous_on", e.apply.on))
+            if e.apply.per != "none":
+                out.add(("per", e.apply.per))
         out |= select_kinds([o.select for o in e.operations if o.on == "all"] +
                             ([e.apply.select] if e.apply is not None and e.apply.on == "all" else []))
         if e.once != "none":
@@ -476,7 +507,8 @@ def test_every_effect_kind_has_a_legal_and_an_illegal_fixture():
     every = ({("quantity", q) for q in vocab.QUANTITIES[1:]} | {("cost", c) for c in vocab.COSTS[1:]} |
              {("operation", o) for o in vocab.OPERATIONS[1:]} | {("continuous", c) for c in vocab.CONTINUOUS[1:]} |
              {("once", o) for o in vocab.ONCE[1:]} | SELECT_KINDS | {("amount", a) for a in vocab.AMOUNT_OF[1:]} |
-             {("subject", "equipped"), ("continuous_on", "equipped")})
+             {("subject", "equipped"), ("continuous_on", "equipped"), ("operation", "otherwise")} |
+             {("per", p) for p in vocab.CONTINUOUS_PER[1:]} | {("continuous_on", "attacker")})
     missing = {k for k in every if not (k in seen["legal"] and k in seen["illegal"])}
     assert sorted(missing - NOT_YET_IN_FIXTURES) == []
     assert sorted(NOT_YET_IN_FIXTURES - missing) == [], "covered now: remove from NOT_YET_IN_FIXTURES"

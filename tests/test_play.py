@@ -366,10 +366,10 @@ def err_text(source: str) -> P.PlayError:
      "'defense' conflicts with an earlier option on this line; expected each option at most once"),
     ('A monster "X" shiny\nenter bp\n', 1,
      "unexpected 'shiny' in set-up line; expected one of: as, attack, defense, face-up, face-down, "
-     "atk, def, equipped-to, special-summoned"),
+     "atk, def, equipped-to, special-summoned, counters"),
     ('A monster "X" special-sumoned\nenter bp\n', 1,
      "unexpected 'special-sumoned' in set-up line (did you mean 'special-summoned'?); expected one of: as, attack, "
-     "defense, face-up, face-down, atk, def, equipped-to, special-summoned"),
+     "defense, face-up, face-down, atk, def, equipped-to, special-summoned, counters"),
     ('A hand "X" special-summoned\nenter bp\n', 1,
      "special-summoned says how a monster on the field came there; this card is in hand, not the monster zone "
      "(a card that leaves the field is a new card)"),
@@ -399,7 +399,7 @@ def err_text(source: str) -> P.PlayError:
      "unexpected 'maybe' after 'claim calc'; expected one of: done, skipped, pending"),
     (SETUP + "enter bp\nclaim hp A 10\n", 4,
      "unexpected 'hp'; expected one of: lp, atk, destroyed, not-destroyed, location, face-up, "
-     "face-down, window, calc, def, position, attacking, not-attacking"),
+     "face-down, window, calc, def, position, attacking, not-attacking, counters"),
     (SETUP + "enter bp\nclaim atk DM\n", 4, "expected a number (ATK), got end of line"),
     ("attack: DM\n", 1,
      "unknown keyword 'attack' (actions and set-up lines have no ':'); expected one of: title, "

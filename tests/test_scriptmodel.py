@@ -87,6 +87,19 @@ def test_two_targets_up_to_or_exactly(cards):
     assert storm["target"] == [face_up, face_up]
     assert gale["operations"] == storm["operations"] == [{"do": "destroy", "on": "chosen"}]
     assert "unknown" not in gale and "unknown" not in storm
+def test_counters_placed_removed_and_an_amount_for_each(cards):
+    # c:AddCounter(type, 2) / c:RemoveCounter(tp, type, 1, REASON_EFFECT); value c:GetCounter(type)*500
+    e = cards["Test Gnat"]["effects"]
+    assert [x.get("operations") for x in e if x["kind"] != "continuous"] == [
+        [{"do": "add_counter", "on": "self", "amount": 2}], [{"do": "remove_counter", "on": "self", "amount": 1}]]
+    assert [x["apply"] for x in e if x["kind"] == "continuous"] == [{"do": "atk_modifier", "amount": 500, "per": "counter"}]
+
+
+def test_a_halving_of_every_other_monster(cards):
+    # EFFECT_SET_ATTACK_FINAL / SET_DEFENSE_FINAL with math.ceil(c:GetAttack()/2), target c~=e:GetHandler()
+    sel = {"side": "both", "filter": "face_up", "other": True}
+    assert [e["apply"] for e in cards["Test Root"]["effects"]] == [
+        {"do": "atk_halve", "on": "all", "select": sel}, {"do": "def_halve", "on": "all", "select": sel}]
 
 
 def test_a_target_filter_of_three_atoms(cards):
@@ -207,8 +220,8 @@ def test_a_play_with_imported_cards_is_judged_end_to_end(tmp_path, pool):
 def test_coverage_counts_every_property_and_continuous(pool):
     imp = importer.import_pool(*map(str, pool))
     cov = imp.coverage
-    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 20   # activated effects
-    assert cov["continuous.apply"] == {"derived": 3, "unknown": 0}
+    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 22   # activated effects
+    assert cov["continuous.apply"] == {"derived": 6, "unknown": 0}
     assert cov["effect.operations"]["unknown"] == 2 and cov["effect.cost"]["unknown"] == 0
     assert json.dumps(cov)   # the report is JSON
 

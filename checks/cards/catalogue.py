@@ -312,6 +312,10 @@ def parse_effect(value, doc, path, where, what) -> Effect:
         # without a condition the card would be destroyed as soon as it is face-up: no text says that
         r.fail("apply", f"{w}: 'self_destruct' destroys its card while its condition holds; give the "
                         "condition (\"If ..., destroy this card\") as atoms in 'condition'")
+    if e.apply is not None and e.apply.do == "counter_after_battle" and not e.atoms:
+        # "Each time an opponent's monster battles": without one it would count every battle
+        r.fail("apply", f"{w}: 'counter_after_battle' places its counters after a battle that meets its condition; "
+                        "give the condition (which battle: e.g. an opponent's monster attacking) as atoms in 'condition'")
     res = r.get(d, "resolution", dict, None, what=w)
     if res is not None:   # the one-operation form of earlier catalogues (cards migrate rewrites it)
         if e.operations:

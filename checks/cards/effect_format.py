@@ -15,15 +15,15 @@ from ygo_timing.model import vocab
 from .reader import REQUIRED, Reader, did_you_mean, short
 
 TRUTH = ("face_up", "defense_position", "yours", "battling", "attacking", "attacked", "special_summoned",
-         "destroyed_by_battle", "turn", "direct_attack", "damage_step")
+         "destroyed_by_battle", "turn", "direct_attack", "damage_step", "damage_calculation")
 NAMED = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
          "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 NUMERIC = ("atk", "def", "level", "original_atk", "original_def", "lp", "monsters", "cards", "hand",
-           "battle_damage", "chain_length", "selected")
+           "battle_damage", "chain_length", "selected", "counters")
 # the range of each quantity, for refusing a condition no card or state can ever meet
 DOMAIN = {**{q: (0, 1) for q in TRUTH}, **{q: (0, len(v) - 1) for q, v in NAMED.items()},
           "level": (0, 13), "archetype": (0, 10**6), "chain_length": (0, vocab.MAX_CHAIN),
-          "selected": (0, 10)}   # at most 5 monsters a side (SELECTED_SPELLS_TRAPS: Spell/Trap Cards)
+          "selected": (0, 10), "counters": (0, vocab.MAX_COUNTERS)}   # at most 5 monsters a side (SELECTED_SPELLS_TRAPS: Spell/Trap Cards)
 SELECTED_SPELLS_TRAPS = (0, 12)   # at most 6 a side: 5 in the Spell & Trap Zone, 1 in the Field Zone
 SELECTED_GRAVEYARD = (0, vocab.MAX_CARDS)   # the play's cards in the Graveyards
 MAX_ALTERNATIVES_WHILE_NORMALISING = 16
@@ -80,6 +80,7 @@ class Operation:
     to: str = "opponent"          # vocab.LP_PLAYERS: whose LP, battle damage or Deck (the parser: TO_YOU's default "you")
     select: Select = Select()     # on == "all"
     then: bool = False            # applies only if the operation before it did
+    otherwise: bool = False       # "or if you cannot": applies only if the operation before it could not
     count: Select | None = None   # amount_of "count": the cards counted ("for each monster they control")
 
 
@@ -91,11 +92,14 @@ class Continuous:
     select: Select = Select()
     position: str = ""     # position_lock: the battle position it imposes (vocab.POSITIONS)
     fixed: bool = False    # position_lock: "their battle positions cannot be changed"
+    per: str = "none"      # atk_modifier / def_modifier: the amount per counter on its card (vocab.CONTINUOUS_PER)
 
 
 # --- what each operation takes ------------------------------------------------------------------
-AMOUNT_OPS = ("atk_add", "atk_set", "def_add", "def_set", "damage", "gain_lp", "draw", "mill")
+AMOUNT_OPS = ("atk_add", "atk_set", "def_add", "def_set", "damage", "gain_lp", "draw", "mill", "add_counter",
+              "remove_counter")
 COUNTED_OPS = ("atk_add", "def_add", "damage", "gain_lp")   # "N for each card": what adds or takes away
+COUNTER_OPS = ("add_counter", "remove_counter")   # `amount`: 1 to vocab.MAX_COUNTERS counters
 TO_OPS = ("damage", "gain_lp", "double_battle_damage", "draw", "mill")
 DECK_OPS = ("draw", "mill")   # about a player's Deck: no card, `to` is whose Deck
 TO_YOU = ("double_battle_damage",) + DECK_OPS   # `to` is "you" unless the text names the opponent
@@ -103,7 +107,9 @@ GAME_OPS = ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "sk
             "no_battle_damage", "halve_battle_damage", "double_battle_damage", "reflect_battle_damage")
 DIRECT_ATK_DEF = ("atk_add", "atk_set", "atk_halve", "atk_double", "atk_gain_opponent", "atk_halve_original",
                   "atk_double_original", "def_add", "def_set", "def_halve", "def_double")
-AMOUNT_CONTINUOUS = ("atk_modifier", "def_modifier")
+AMOUNT_CONTINUOUS = ("atk_modifier", "def_modifier", "remove_counter_instead", "counter_after_battle")
+COUNTER_CONTINUOUS = ("remove_counter_instead", "counter_after_battle")   # `amount`: counters, 1 or more
+MODIFIERS = ("atk_modifier", "def_modifier")   # `per`: counter takes one of these
 
 
 def parse_atom(r: Reader, d, what, subject_default=None) -> Atom:
@@ -377,7 +383,7 @@ def parse_operations(r: Reader, d, what, kind) -> tuple:
 
 
 def _operation(r: Reader, o, w, k) -> Operation:
-    r.obj(o, {"do", "on", "amount", "to", "select", "then"}, w)
+    r.obj(o, {"do", "on", "amount", "to", "select", "then", "otherwise"}, w)
     do = r.get(o, "do", str, REQUIRED, choices=vocab.OPERATIONS[1:], what=w)
     on = r.get(o, "on", str, "self", choices=vocab.OPERATION_ON, what=w)
     if do in GAME_OPS + DECK_OPS and "on" in o and on != "self":
@@ -420,13 +426,21 @@ def _operation(r: Reader, o, w, k) -> Operation:
     if do == "equip" and on != "chosen":
         r.fail("on" if "on" in o else None,
                f"{w}: 'equip' equips this card to the monster it targets: 'on' is \"chosen\", got {on!r}")
+    if do in COUNTER_OPS and not 1 <= amount <= vocab.MAX_COUNTERS:
+        r.fail("amount", f"{w}: {do!r} places or removes 1 to {vocab.MAX_COUNTERS} counters; got {amount}")
     if amount_of in ("atk", "original_atk") and on == "all":
         r.fail("amount", f"{w}: an amount of one card's ATK needs one card: 'on' is not 'all'")
     select = _select(r, o, w, on)
     then = r.get(o, "then", bool, False, what=w)
     if then and k == 0:
         r.fail("then", f"{w}: the first operation has no operation before it to depend on")
-    return Operation(do, on, amount, amount_of, to, select, then, count)
+    otherwise = r.get(o, "otherwise", bool, False, what=w)
+    if otherwise and k == 0:
+        r.fail("otherwise", f"{w}: the first operation has no operation before it that could not be done")
+    if otherwise and then:
+        r.fail("otherwise", f"{w}: 'then' (only if the one before did) and 'otherwise' (only if it could not) "
+                            "together would never apply; give one of them")
+    return Operation(do, on, amount, amount_of, to, select, then, otherwise, count)
 
 
 SELECT_KEYS = {"side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype",
@@ -524,14 +538,22 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
         r.fail("apply", f"{what}: 'apply' is what a continuous effect does while its card is face-up; "
                         f"kind is {kind!r}: use 'operations'")
     w = f"{what} apply"
-    ar.obj(a, {"do", "on", "amount", "select", "player", "position", "fixed"}, w)
+    ar.obj(a, {"do", "on", "amount", "select", "player", "position", "fixed", "per"}, w)
     do = ar.get(a, "do", str, REQUIRED, choices=vocab.CONTINUOUS[1:], what=w)
     on = ar.get(a, "on", str, "self", choices=vocab.CONTINUOUS_ON, what=w)
     amount = ar.get(a, "amount", int, None, what=w)
     if (do in AMOUNT_CONTINUOUS) != (amount is not None):
-        ar.fail("amount" if amount is not None else None, f"{w}: 'amount' goes with {' and '.join(AMOUNT_CONTINUOUS)} and only with them")
+        ar.fail("amount" if amount is not None else None, f"{w}: 'amount' goes with {', '.join(AMOUNT_CONTINUOUS)} and only with them")
+    if do in COUNTER_CONTINUOUS and not 1 <= amount <= vocab.MAX_COUNTERS:
+        ar.fail("amount", f"{w}: {do!r} places or removes 1 to {vocab.MAX_COUNTERS} counters; got {amount}")
+    per = ar.get(a, "per", str, "none", choices=vocab.CONTINUOUS_PER, what=w)
+    if "per" in a and do not in MODIFIERS:
+        ar.fail("per", f"{w}: 'per' (the amount for each counter on its card) goes with {' and '.join(MODIFIERS)} and only with them")
     if do in vocab.SELF_ONLY_CONTINUOUS and on != "self":
         ar.fail("on", f"{w}: {do!r} is about its own card (\"destroy this card\"): 'on' is \"self\"")
+    if on == "attacker" and do not in vocab.HALVING:
+        ar.fail("on", f"{w}: 'on': 'attacker' (the attacking monster, while it attacks) goes with "
+                      f"{' and '.join(vocab.HALVING)} and only with them")
     if do in vocab.GAME_CONTINUOUS and "on" in a:
         ar.fail("on", f"{w}: {do!r} applies to the game (or its controller), not to cards: it takes no 'on'")
     player = ar.get(a, "player", str, "both", choices=vocab.LOCK_PLAYERS, what=w)
@@ -550,11 +572,12 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
         Reader(ar.doc, ar.path, ar.where + ("select",)).fail(
             "filter", f"{w}: a position_lock picks by face ({' or '.join(vocab.LOCK_FILTERS)}), "
                       f"not by the position it changes; got {select.filter!r}")
-    return Continuous(do, on, amount or 0, select, position, fixed)
+    return Continuous(do, on, amount or 0, select, position, fixed, per)
 
 
 def changes_atk_def_directly(ops, apply) -> bool:
-    return any(o.do in DIRECT_ATK_DEF for o in ops) or (apply is not None and apply.do in AMOUNT_CONTINUOUS)
+    return any(o.do in DIRECT_ATK_DEF for o in ops) or \
+        (apply is not None and apply.do in MODIFIERS + vocab.HALVING)
 
 
 # --- writing an effect back (cards --format json, cards migrate) -----------------------------------
@@ -620,6 +643,8 @@ def operation_dict(o: Operation) -> dict:
         d["select"] = select_dict(o.select)
     if o.then:
         d["then"] = True
+    if o.otherwise:
+        d["otherwise"] = True
     return d
 
 
@@ -651,7 +676,8 @@ def effect_dict(e) -> dict:
                       **({"select": select_dict(a.select)} if a.on == "all" else {}),
                       **({"player": a.select.side} if a.do in vocab.LOCKS and a.select.side != "both" else {}),
                       **({"position": a.position} if a.do == "position_lock" else {}),
-                      **({"fixed": True} if a.fixed else {})}
+                      **({"fixed": True} if a.fixed else {}),
+                      **({"per": a.per} if a.per != "none" else {})}
     if e.text:
         d["text"] = e.text
     if e.note:

@@ -270,6 +270,7 @@ _STATEMENT = re.compile(
     r"|(?P<evar>\w+)\s*:\s*Set(?P<eset>Code|Value|TargetRange|Type)\s*\("
     r"|(?P<reg>(?:(?P<owner>\w+)\s*:\s*|Duel\.)RegisterEffect\s*\(\s*(?P<rv>\w+))"
     r"|(?P<uvar>\w+)\s*:\s*Update(?P<ustat>Attack|Defense)\s*\("
+    r"|(?P<cvar>e:GetHandler\(\)|\w+)\s*:\s*(?P<cop>Add|Remove)Counter\s*\("
     r"|\bDuel\.(?P<call>\w+)\s*\(")
 
 
@@ -366,6 +367,11 @@ def operations(decl, functions, target_value) -> Derived | None:
             if on is None or amount is None:
                 return UNKNOWN
             ops.append((m.start(), {"do": "atk_add" if m.group("ustat") == "Attack" else "def_add", **on, "amount": amount}))
+        elif m.group("cvar"):   # c:AddCounter(type, n) / c:RemoveCounter(player, type, n, REASON_EFFECT)
+            op = _counter_op(m.group("cop"), _on(m.group("cvar"), subjects), _args(text, m.end()))
+            if op is None:
+                return UNKNOWN
+            ops.append((m.start(), op))
         elif m.group("call"):
             name = m.group("call")
             if QUERY.match(name):
@@ -375,9 +381,10 @@ def operations(decl, functions, target_value) -> Derived | None:
                 return UNKNOWN
             if op:
                 ops.append((m.start(), op))
-    if any(not HARMLESS_METHODS.match(n) and n not in ("RegisterEffect", "UpdateAttack", "UpdateDefense")
+    if any(not HARMLESS_METHODS.match(n) and n not in ("RegisterEffect", "UpdateAttack", "UpdateDefense", "AddCounter",
+                                                        "RemoveCounter")
            for n in _METHOD.findall(text)):
-        return UNKNOWN   # a card or group method that changes something (AddCounter, ...)
+        return UNKNOWN   # a card or group method that changes something (AddCounter on a group, ...)
     out = _merge_negate(ops)
     if not out or len(out) > 3 or len({repr(o) for _, o in out}) < len(out):
         return UNKNOWN
@@ -385,6 +392,20 @@ def operations(decl, functions, target_value) -> Derived | None:
         if k and _inside_if_on_earlier(text, pos, [p for p, _ in out[:k]]):
             op["then"] = True
     return Derived([op for _, op in out], line)
+
+
+def _counter_op(kind: str, on: dict | None, args: list) -> dict | None:
+    """add_counter / remove_counter on one card, a constant number; None: not modelled (a group,
+    a counted amount, a removal paid as a cost)."""
+    if on is None or on["on"] == "all":
+        return None
+    if kind == "Add":
+        n = _const(args[1]) if len(args) >= 2 else None
+    else:
+        n = _const(args[2]) if len(args) >= 4 and "REASON_EFFECT" in args[3] and "REASON_COST" not in args[3] else None
+    if n is None or not 1 <= n <= vocab.MAX_COUNTERS:
+        return None
+    return {"do": "add_counter" if kind == "Add" else "remove_counter", **on, "amount": n}
 
 
 def _on(arg: str, subjects) -> dict | None:
@@ -590,7 +611,9 @@ CONTINUOUS = {"EFFECT_UPDATE_ATTACK": "atk_modifier", "EFFECT_UPDATE_DEFENSE": "
               "EFFECT_INDESTRUCTABLE_BATTLE": "indestructible_by_battle",
               "EFFECT_INDESTRUCTABLE_EFFECT": "indestructible_by_effect",
               "EFFECT_AVOID_BATTLE_DAMAGE": "no_battle_damage", "EFFECT_CANNOT_ATTACK": "cannot_attack",
-              "EFFECT_DIRECT_ATTACK": "direct_attack", "EFFECT_PIERCE": "piercing"}
+              "EFFECT_DIRECT_ATTACK": "direct_attack", "EFFECT_PIERCE": "piercing",
+              # only with a value function that halves the card's own stat (_halving); else unknown
+              "EFFECT_SET_ATTACK_FINAL": "atk_halve", "EFFECT_SET_DEFENSE_FINAL": "def_halve"}
 
 
 def continuous(decl, functions, equip_spell=False):
@@ -621,21 +644,65 @@ def continuous(decl, functions, equip_spell=False):
         return UNKNOWN   # it applies from the hand or the GY: the model's apply only on the field
     e = {"kind": "continuous", "apply": {"do": CONTINUOUS[text]}}
     value = decl.settings.get("Value")
-    if CONTINUOUS[text] in ("atk_modifier", "def_modifier"):
-        if value is None or value.value is None:
+    other = False
+    if CONTINUOUS[text] in vocab.HALVING:   # "halve the ATK of ...": its value halves what it is on
+        if value is None or not _halving(value, functions, "Attack" if text.endswith("ATTACK_FINAL") else "Defense"):
             return UNKNOWN
-        e["apply"]["amount"] = value.value
+        other = _not_self_target(decl, functions)
+        if other is None:
+            return UNKNOWN
+    if CONTINUOUS[text] in ("atk_modifier", "def_modifier"):
+        per = _per_counter(value, functions) if value is not None and typ & K.ET["SINGLE"] else None
+        if per is not None:   # "This card gains 500 ATK for each counter on it"
+            e["apply"].update(amount=per, per="counter")
+        elif value is None or value.value is None:
+            return UNKNOWN
+        else:
+            e["apply"]["amount"] = value.value
     elif value is not None and value.text.strip() not in ("1", "aux.indoval") and CONTINUOUS[text].startswith("indestructible"):
         return UNKNOWN   # "cannot be destroyed by ... of a kind": a value function
     if typ & K.ET["FIELD"]:
         tr = decl.settings.get("TargetRange")
-        if tr is None or decl.settings.get("Target") is not None:
+        if tr is None or (decl.settings.get("Target") is not None and not other):
             return UNKNOWN
         where = _side(*(tr.text.split(",") + ["0"])[:2])
         if where is None or where[0] != "monster_zone":
             return UNKNOWN
-        e["apply"].update(on="all", select={"side": where[1], "filter": "any"})
+        # a halving: the face-up monsters the engine shows the halved stat of
+        halving = CONTINUOUS[text] in vocab.HALVING
+        e["apply"].update(on="all", select={"side": where[1], "filter": "face_up" if halving else "any",
+                                            **({"other": True} if other else {})})
+    elif other:
+        return UNKNOWN
     return Derived(e, decl.line)
+
+
+def _halving(value, functions, stat: str) -> bool:
+    """A value function `return math.ceil(c:GetAttack()/2)` (or without math.ceil) of the card it is on."""
+    body = functions.get(value.text.strip(), ("", 0))[0]
+    return bool(re.fullmatch(rf"\s*\(\s*\w+\s*,\s*(\w+)\s*\)\s*return\s+(?:math\.ceil\s*\()?\s*\1\s*:\s*Get{stat}"
+                             rf"\s*\(\s*\)\s*/\s*2\s*\)?\s*(?:end\s*)?", body, re.S))
+
+
+def _not_self_target(decl, functions):
+    """A halving's target function: none (False), `return c~=e:GetHandler()` ("other than this card":
+    True), or another test (None: not read)."""
+    target = decl.settings.get("Target")
+    if target is None:
+        return False
+    body = functions.get(target.text.strip(), ("", 0))[0]
+    m = re.fullmatch(r"\s*\(\s*\w+\s*,\s*(\w+)\s*\)\s*return\s+(\w+)\s*~=\s*e\s*:\s*GetHandler\s*\(\s*\)\s*(?:end\s*)?",
+                     body, re.S)
+    return True if m and m.group(1) == m.group(2) else None
+
+
+def _per_counter(value, functions) -> int | None:
+    """The amount of a value function `return c:GetCounter(TYPE)*N` (its own card's counters, on a
+    SINGLE effect), or None."""
+    body = functions.get(value.text.strip(), ("", 0))[0]
+    m = re.fullmatch(r"\s*\(\s*\w+\s*,\s*(\w+)\s*\)\s*return\s+(\w+)\s*:\s*GetCounter\s*\([^()]*\)\s*\*\s*(\d+)\s*(?:end\s*)?",
+                     body, re.S)
+    return int(m.group(3)) if m and m.group(1) == m.group(2) else None
 
 
 def target_check_is_condition_free(decl, target_value, ops) -> bool:

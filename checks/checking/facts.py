@@ -245,6 +245,7 @@ def initial_state(layout, uni: Universe, play: Play) -> dict:
         v[f"faceup[{i}]"] = spec.face_up
         v[f"defpos[{i}]"] = spec.defense
         v[f"ssum[{i}]"] = spec.special_summoned   # the set-up's special-summoned (docs/format.md)
+        v[f"counters[{i}]"] = spec.counters       # the set-up's counters N
         v[f"atk[{i}]"] = spec.atk if spec.atk is not None else (card.atk or 0)
         v[f"def_[{i}]"] = spec.def_ if spec.def_ is not None else (card.def_ or 0)
         # the set-up's `equipped-to` (GEN-20); NONE: not an Equip Card equipped to a monster

@@ -120,7 +120,7 @@ class Run:
         return [d]
 
     def _claim_value(self, a):
-        if a.claim in ("lp", "atk", "def"):
+        if a.claim in ("lp", "atk", "def", "counters"):
             return int(a.value)
         if a.claim == "position":
             return 1 if a.value == "defense" else 0

@@ -79,6 +79,7 @@ OPERATION_WORDS = {
     "indestructible_by_effect": "makes unable to be destroyed by card effects this turn",
     "attack_again": "lets attack once more this turn", "equip": "equips this card to",
     "draw": "makes its controller draw {amount}", "mill": "sends the top {amount} of its controller's Deck to the Graveyard",
+    "add_counter": "places {amount} counter(s) on", "remove_counter": "removes {amount} counter(s) from",
 }
 ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "the attacking monster",
             "attack_target": "the attack target", "own_battling": "its controller's battling monster",
@@ -101,6 +102,9 @@ CONTINUOUS_WORDS = {
     "attacks_face_down_only": "lets attack only face-down Defense Position monsters",
     "position_lock": "changes to {position} Position{fixed}",
     "self_destruct": "is destroyed as soon as its condition holds (in the Damage Step: after damage calculation)",
+    "remove_counter_instead": "loses {amount} counter(s) instead of being destroyed by battle, while it has them",
+    "counter_after_battle": "gets {amount} counter(s) at the end of each Damage Step whose battle meets its condition",
+    "atk_halve": "halves the ATK (after every change that adds)", "def_halve": "halves the DEF (after every change that adds)",
 }
 
 # a state variable's name in words (model/state.py); per-card ones follow the card's label
@@ -117,7 +121,7 @@ STATE_WORDS = {
     "attacks": "attacks counted against its limit this turn (BP-5)", "hit_direct": "attacked directly this turn",
     "hit_monster": "attacked a monster this turn", "flipped": "flipped face-up by the attack",
     "no_attack": "cannot attack", "trig": "trigger pending", "used": "activated this turn",
-    "ssum": "Special Summoned", "equip": "equipped to",
+    "ssum": "Special Summoned", "equip": "equipped to", "counters": "counters on it",
 }
 LINK_WORDS = {"eff": "effect", "target": "target", "target2": "second target", "tloc": "where its target was",
               "tloc2": "where its second target was"}
@@ -214,7 +218,8 @@ TRUTH_WORDS = {"face_up": "face-up", "defense_position": "in Defense Position", 
                "battling": "battling", "attacking": "attacking", "attacked": "attacked",
                "special_summoned": "Special Summoned", "destroyed_by_battle": "destroyed by battle in this battle",
                "turn": "the turn player",
-               "direct_attack": "a direct attack", "damage_step": "the Damage Step"}
+               "direct_attack": "a direct attack", "damage_step": "the Damage Step",
+               "damage_calculation": "damage calculation"}
 NAMED_VALUES = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
                 "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 
@@ -231,8 +236,12 @@ def atom_words(a, subject=None) -> str:
             return f"the attack {'is' if yes else 'is not'} a direct attack"
         if a.quantity == "damage_step":
             return f"it {'is' if yes else 'is not'} the Damage Step"
+        if a.quantity == "damage_calculation":
+            return f"it {'is' if yes else 'is not'} damage calculation"
         return f"{who} {'is' if yes else 'is not'} {TRUTH_WORDS[a.quantity]}"
     lhs = f"{who}'s {a.quantity.replace('_', ' ').replace('atk', 'ATK').replace('def', 'DEF')}"
+    if a.quantity == "counters":   # "the number of counters on this card >= 1"
+        lhs = f"the number of counters on {who}"
     rhs = NAMED_VALUES[a.quantity][a.value].replace("_", " ") if a.quantity in NAMED_VALUES else a.value
     if a.quantity == "card_kind":   # "monster:synchro" -> "synchro monster", as card_facts says it
         rhs = " ".join(reversed(rhs.split(":")))
@@ -341,14 +350,16 @@ def slot_facts(n, eff, archetype_id, name_id):
         if o.do in ("draw", "mill") and o.to == "opponent":
             what = what.replace("its controller", "its controller's opponent")
         # an operation about the attack, the Chain or a Deck names no card
-        words = f"{n}: {'then ' if o.then else ''}it {what}" + \
+        words = f"{n}: {'then ' if o.then else 'or, if it cannot, ' if o.otherwise else ''}it {what}" + \
             ("" if o.do in GAME_OPS + DECK_OPS else f" {ON_WORDS[o.on]}") + f" {yes}"
         out.extend([("operation", k, vocab.OP[o.do], words),
                     ("operation_on", k, vocab.OPERATION_ON.index(o.on), words),
                     ("operation_amount", k, o.amount, words),
                     ("operation_amount_of", k, vocab.AMOUNT_OF.index(o.amount_of), words),
                     ("operation_to", k, vocab.LP_PLAYERS.index(o.to), words),
-                    ("operation_then", k, o.then, words)] + select_facts("operation", k, o.select, words, archetype_id, name_id)
+                    ("operation_then", k, o.then, words),
+                    ("operation_otherwise", k, o.otherwise, words)]
+                   + select_facts("operation", k, o.select, words, archetype_id, name_id)
                    + select_facts("count", k, o.count or Select(), words if o.count else "", archetype_id, name_id))
     return out
 
@@ -357,7 +368,7 @@ SLOT_WIDTH = {**{f"cond_{f}": vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATO
               **{f"{p}_{f}": vocab.TARGET_FILTER_ATOMS for p in ("filter", "filter2", "costf") for f in ATOM_FIELDS},
               "cost": vocab.MAX_COSTS, "cost_amount": vocab.MAX_COSTS,
               **{n: vocab.MAX_OPERATIONS for n in ("operation", "operation_on", "operation_amount", "operation_amount_of",
-                                                    "operation_to", "operation_then")},
+                                                    "operation_to", "operation_then", "operation_otherwise")},
               **{f"{p}_{f}": vocab.MAX_OPERATIONS for p in ("operation", "count") for f in SELECT_FIELDS},
               **{f"cond_{f}": vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATOMS for f in SELECT_FIELDS}}
 
@@ -376,15 +387,19 @@ def continuous_facts(n, applies, archetype_id, name_id):
         elif a.do in vocab.GAME_CONTINUOUS:
             who = ""
         else:
-            who = {"self": " (itself)", "equipped": " (the monster it is equipped to)"}.get(a.on, f" ({select_words(a.select)})")
+            who = {"self": " (itself)", "equipped": " (the monster it is equipped to)",
+                   "attacker": " (of the attacking monster)"}.get(a.on, f" ({select_words(a.select)})")
         position = {"attack": "face-up Attack", "defense": "Defense"}.get(a.position, "")
         fixed = " and fixes their battle positions" if a.fixed else ""
         said = CONTINUOUS_WORDS[a.do].format(amount=a.amount, position=position, fixed=fixed)
+        if a.per == "counter":   # "gives 500 ATK" -> "gives 500 ATK for each counter on it"
+            said += " for each counter on it"
         words = f"{n}: while face-up on the field it {said}{who} {yes}"
         out.extend([("continuous", k, vocab.CN[a.do], words), ("continuous_on", k, vocab.CONTINUOUS_ON.index(a.on), words),
                     ("continuous_amount", k, a.amount, words),
                     ("continuous_position", k, vocab.POSITIONS.index(a.position) if a.position else 0, words),
-                    ("continuous_fixed", k, int(a.fixed), words)]
+                    ("continuous_fixed", k, int(a.fixed), words),
+                    ("continuous_per", k, vocab.CONTINUOUS_PER.index(a.per), words)]
                    + select_facts("continuous", k, a.select, words, archetype_id, name_id))
     return out
 

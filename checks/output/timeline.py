@@ -48,7 +48,7 @@ class Link:
 
 @dataclass
 class Change:
-    what: str                # lp, atk, def, location, face_up, position, destroyed, attack, calc, ...
+    what: str                # lp, atk, def, location, face_up, position, counters, destroyed, attack, calc, ...
     subject: str             # a player, a card's label, or "" for the battle
     text: str                # in words
 
@@ -174,12 +174,13 @@ def _setup(t: Timeline, run: Run):
 
 def _card_state(run, st, i) -> str:
     where = vocab.LOCATIONS[st[f"loc[{i}]"]].replace("_", " ")
+    counters = f", {st[f'counters[{i}]']} counter(s)" if st[f"counters[{i}]"] else ""
     if run.uni.cards[i].type != "monster" or where != "monster zone":
         equipped = st[f"equip[{i}]"]   # an Equip Card's monster (GEN-20)
-        return where + ("" if st[f"faceup[{i}]"] or where == "graveyard" else ", face-down") + \
+        return where + ("" if st[f"faceup[{i}]"] or where == "graveyard" else ", face-down") + counters + \
             (f", equipped to {run.uni.label(equipped)}" if equipped != NONE else "")
     pos = ("face-up " if st[f"faceup[{i}]"] else "face-down ") + ("Defense" if st[f"defpos[{i}]"] else "Attack")
-    return f"{where}, {pos} Position, ATK {st[f'atk[{i}]']} / DEF {st[f'def_[{i}]']}"
+    return f"{where}, {pos} Position, ATK {st[f'atk[{i}]']} / DEF {st[f'def_[{i}]']}{counters}"
 
 
 def spell_speeds(run: Run) -> list:
@@ -317,6 +318,9 @@ def changes(run: Run, before: list, after: list) -> list:
         if x != y:
             out.append(Change("position", n, f"{n}: " + ("Attack -> Defense Position" if y else
                                                           "Defense -> Attack Position")))
+        x, y = c("counters")
+        if x != y:
+            out.append(Change("counters", n, f"{n} counters: {x} -> {y}"))
         if c("no_attack") == (False, True):
             out.append(Change("no_attack", n, f"{n}: cannot attack"))
         x, y = c("equip")   # an Equip Card (GEN-20)

@@ -4,10 +4,10 @@ import z3
 
 from .. import vocab
 from ..state import CALC_DONE, CALC_PENDING, CALC_SKIPPED, NONE
-from .base import Update, part, rule
+from .base import Update, once, part, rule
 from .battle import chain_end
 from .chain import closing
-from .effects import continuous_applies, equip_grants, player_protected, stat_bonus
+from .effects import continuous_applies, counter_instead, equip_grants, player_protected, shown_stat
 from .resolution import lp_delta
 
 PRIORITY = 30   # update priority (lower wins): before the resolutions: AB-1 keeps a destroyed monster's ATK/DEF (resolution.py)
@@ -36,14 +36,19 @@ def battler_gone(ctx, st):
 
 
 def outcome(ctx):
-    """The terms of one damage calculation, read from the state after this step's resolution."""
+    """The terms of one damage calculation, read from the state after this step's resolution:
+    built once per relation (damage calculation and GEN-18's counters read them)."""
+    return once(ctx, ("outcome",), lambda: _outcome(ctx))
+
+
+def _outcome(ctx):
     S, pre, post = ctx.S, ctx.pre, ctx.post
     a, t = pre.attacker, pre.target
     direct = t == NONE
     sel = ctx.sel
-    # continuous modifiers (GEN-18) count with the ATK/DEF effects left
-    a_atk = sel(post.atk, a, z3.IntVal(0)) + stat_bonus(ctx, "atk_modifier", a, post)
-    t_atk = sel(post.atk, t, z3.IntVal(0)) + stat_bonus(ctx, "atk_modifier", t, post)
+    # continuous modifiers (GEN-18) count with the ATK/DEF effects left, halvings last (effects.halved)
+    # (counters as the step begins: the counters after it depend on this calculation, GEN-18)
+    a_atk, t_atk = (shown_stat(ctx, "atk", c, post, pre) for c in (a, t))
     defending = z3.And(z3.Not(direct), sel(post.defpos, t, z3.BoolVal(False)))
 
     def bonus(to_attacker):
@@ -59,9 +64,10 @@ def outcome(ctx):
         return z3.Sum(parts) if parts else z3.IntVal(0)
 
     at_calc = ctx.grant("bonuses_at_calc")   # D3-4, T4
-    A = a_atk + z3.If(at_calc, bonus(True), 0)
-    t_def = sel(post.def_, t, z3.IntVal(0)) + stat_bonus(ctx, "def_modifier", t, post)
-    T = z3.If(defending, t_def, t_atk + z3.If(at_calc, bonus(False), 0))
+    # a halving is calculated once more, last, after the bonuses that apply at damage calculation (S2 61)
+    A = shown_stat(ctx, "atk", a, post, pre, z3.If(at_calc, bonus(True), 0))
+    t_def = shown_stat(ctx, "def", t, post, pre)
+    T = z3.If(defending, t_def, shown_stat(ctx, "atk", t, post, pre, z3.If(at_calc, bonus(False), 0)))
     # D2-7 (OCG) and T4 (TCG): a battling monster gone by an effect stops the calculation
     skipped = z3.Or(pre.calc == CALC_SKIPPED, z3.And(ctx.grant("calc_stops_when_gone"), battler_gone(ctx, post)))
     # DC-4: a skipped calculation destroys nobody and deals no damage
@@ -70,9 +76,13 @@ def outcome(ctx):
     dc1, dc2, dc3 = ctx.lit("DC-1"), ctx.lit("DC-2"), ctx.lit("DC-3")
     # equal ATK destroys both, unless both are 0 (the seeds are silent on 0 ATK; docs/interpretations.md)
     tie = z3.And(A == T, A > 0)
-    t_dies = z3.And(fight, z3.If(defending, z3.And(dc2, A > T), z3.And(dc1, z3.Or(A > T, tie))),
-                    z3.Not(indestructible(ctx, t)))
-    a_dies = z3.And(fight, z3.Not(defending), dc1, z3.Or(A < T, tie), z3.Not(indestructible(ctx, a)))
+    t_beaten = z3.And(fight, z3.If(defending, z3.And(dc2, A > T), z3.And(dc1, z3.Or(A > T, tie))),
+                      z3.Not(indestructible(ctx, t)))
+    a_beaten = z3.And(fight, z3.Not(defending), dc1, z3.Or(A < T, tie), z3.Not(indestructible(ctx, a)))
+    # "remove 1 counter from this card instead" (GEN-18: continuous.py removes it)
+    t_saved, a_saved = (z3.And(beaten, counter_instead(ctx, c, ctx.post)[0])
+                        for beaten, c in ((t_beaten, t), (a_beaten, a)))
+    t_dies, a_dies = z3.And(t_beaten, z3.Not(t_saved)), z3.And(a_beaten, z3.Not(a_saved))
     # a Continuous Effect of the attacker ("inflict piercing battle damage": GEN-18) makes the
     # Defense Position target's controller take what DC-2 alone would leave undealt
     pierces = z3.And(defending, dc2, continuous_applies(ctx, "piercing", a, post))
@@ -82,7 +92,17 @@ def outcome(ctx):
     pa = S.ctrl(a)
     dmg = [z3.If(pa == p, to_a_ctrl, to_t_ctrl + to_opp_direct) for p in (0, 1)]
     dmg = lasting(ctx, modify(ctx, dmg, a, t))
-    return skipped, t_dies, a_dies, dmg
+    return skipped, t_dies, a_dies, dmg, t_saved, a_saved
+
+
+def saved_by_counters(ctx, card):
+    """`card` (an index) is not destroyed by the battle damage calculation performs in this step
+    because a "remove N counters instead" of its own applies (effects.counter_instead): how many
+    counters it loses, 0 if none."""
+    pre = ctx.pre
+    *_, t_saved, a_saved = outcome(ctx)
+    saved = z3.And(calc_now(ctx), z3.Or(z3.And(pre.target == card, t_saved), z3.And(pre.attacker == card, a_saved)))
+    return z3.If(saved, counter_instead(ctx, z3.IntVal(card), ctx.post)[1], 0)
 
 
 def indestructible(ctx, card):
@@ -166,7 +186,7 @@ def modify(ctx, dmg, a, t):
 def calc_updates(ctx):
     pre = ctx.pre
     now = calc_now(ctx)
-    skipped, t_dies, a_dies, dmg = outcome(ctx)
+    skipped, t_dies, a_dies, dmg, _, _ = outcome(ctx)
     ups = [Update("calc", None, now, z3.If(skipped, CALC_SKIPPED, CALC_DONE))]
     for p in (0, 1):
         ups += [Update("bd", p, now, z3.If(dmg[p] > 0, dmg[p], 0)),

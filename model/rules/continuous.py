@@ -7,12 +7,14 @@ import z3
 from .. import vocab
 from ..state import NONE
 from .base import Update, once, part, rule
+from .calc import saved_by_counters
 from .chain import resolution_target
 from .effects import (
     FIELD,
     applying,
     continuous_applies,
     continuous_condition,
+    counters_on,
     equippable,
     monster_effects_negated,
     position_locks,
@@ -21,9 +23,9 @@ from .effects import (
 )
 
 
-@rule("GEN-18", "A continuous effect (stat modifiers, attack limits, position locks, self-destruction) "
-      "applies only while its card is face-up on the field, not while \"negate the effects of "
-      "face-up monsters\" negates its monster, or \"negate all Trap effects\" its Trap.",
+@rule("GEN-18", "A continuous effect (stat modifiers, attack/position locks, counters, self-destruction) "
+      "applies only while its card is face-up on the field, unless \"negate the effects of "
+      "face-up monsters\" negates its monster or \"negate all Trap effects\" its Trap.",
       ["S1 65-78", "card text"], shape="permission", name="continuous.applies")
 def gen18(ctx):
     # the readers (damage calculation, BP-5, BP-6, the resolution of a drained monster's effect)
@@ -98,6 +100,27 @@ def _self_destroyed(ctx, j):
                        continuous_condition(ctx, s, mid), unprotected)
         out.append(z3.And(holds, z3.Not(waits), z3.Not(spared)))
     return out
+
+
+@part("GEN-18", shape="update", priority=40)
+def gen18_counters(ctx):
+    """Continuous effects that place or remove counters: "remove 1 counter from this card instead"
+    of its destruction by battle, in the step damage calculation is performed (calc.py decides it
+    is not destroyed; docs/interpretations.md, "Counters"), and "place 1 counter on this card at
+    the end of the Damage Step" when the battle meets its condition (Spacegate), in the step that
+    enters the Damage Step's last part (D5-2, T7), the condition read as the step begins."""
+    pre, post = ctx.pre, ctx.post
+    last = ctx.ruleset.damage_step[-1]
+    ending = z3.And(post.window == vocab.W[last], pre.window != post.window)
+    ups = []
+    for j in ctx.cards:
+        lost = saved_by_counters(ctx, j)
+        ups.append(Update("counters", j, lost != 0, counters_on(ctx, j, pre) - lost))
+        for jj, s, t in applying(ctx, "counter_after_battle", pre):
+            if jj == j:
+                ups.append(Update("counters", j, z3.And(ending, t),
+                                  counters_on(ctx, j, pre) + ctx.S.cont_amount(s)))
+    return ups
 
 
 @rule("GEN-19", "While a card's \"Trap Cards cannot be activated\" (or Spell Cards, or both) applies, no "

@@ -74,7 +74,27 @@ def card_values(ctx, c, st, me):
         "card_kind": S.ckind(c_t),   # a vocab.CARD_KINDS index ("monster:synchro")
         # determined destroyed by the battle going on (AB-1's mark, until the battle ends: GEN-3)
         "destroyed_by_battle": b(sel(st.dbb, c_t, z3.BoolVal(False))),
+        "counters": counters_on(ctx, c, st),
     }
+
+
+def counters_on(ctx, c, st):
+    """The counters on card `c` (an index or a term) in `st`: a card has counters only while it is
+    face-up on the field (they are removed when it leaves the field or is turned face-down; a
+    card that comes back is a new card, resolution.py starts it at none)."""
+    if isinstance(c, int):
+        up, loc, n = st.faceup[c], st.loc[c], st.counters[c]
+    else:
+        up, loc = ctx.sel(st.faceup, c, z3.BoolVal(False)), ctx.sel(st.loc, c, z3.IntVal(0))
+        n = ctx.sel(st.counters, c, z3.IntVal(0))
+    return z3.If(z3.And(up, z3.Or([loc == z for z in FIELD])), n, 0)
+
+
+def per_counter(amount, n):
+    """`amount` x `n` counters, as a sum over the binary digits of `n` (at most vocab.MAX_COUNTERS):
+    the amount is a fact, so a product would make the relation nonlinear for the solver."""
+    n = z3.If(n > vocab.MAX_COUNTERS, vocab.MAX_COUNTERS, n)
+    return z3.Sum([z3.If((n / 2 ** k) % 2 == 1, amount * 2 ** k, 0) for k in range(vocab.COUNTER_BITS)])
 
 
 def quantity(ctx, eff, q, of, st, target, k=None):
@@ -102,11 +122,19 @@ def quantity(ctx, eff, q, of, st, target, k=None):
         if k is not None and ctx.ncards else z3.IntVal(0),
         # "during the Damage Step only": such effects apply there by D1-2 / T1
         "damage_step": b(z3.And(ctx.ds(st), ctx.grant("damage_step_effects"))),
+        "damage_calculation": damage_calculation(ctx, st),
         **{k: z3.Sum([b(t) for t in ts]) if ts else z3.IntVal(0) for k, ts in counts.items()},
     }
     out = of_quantity(q, values)
     card_q = z3.And(q >= vocab.Q[vocab.CARD_QUANTITIES[0]], q <= vocab.Q[vocab.CARD_QUANTITIES[-1]])
     return out, z3.Or(z3.Not(card_q), c != NONE)
+
+
+def damage_calculation(ctx, st):
+    """1 in the rule set's damage-calculation window, where effects that apply "during damage
+    calculation only" apply (D3-4, T4: read as a step begins, so the step that performs damage
+    calculation reads it), else 0."""
+    return z3.If(z3.And(ctx.win(ctx.ruleset.calc_window, state=st), ctx.grant("bonuses_at_calc")), 1, 0)
 
 
 def atom_holds(ctx, eff, k, prefix, st, target):
@@ -170,7 +198,8 @@ def filter_fits_card(ctx, eff, st, j):
     F = S.atoms["filter"]
     vals = {**card_values(ctx, j, st, S.ctrl(S.inst(eff))),
             "direct_attack": z3.If(z3.And(st.attacking, st.target == NONE), 1, 0), "chain_length": st.chain_len,
-            "damage_step": z3.If(z3.And(ctx.ds(st), ctx.grant("damage_step_effects")), 1, 0)}
+            "damage_step": z3.If(z3.And(ctx.ds(st), ctx.grant("damage_step_effects")), 1, 0),
+            "damage_calculation": damage_calculation(ctx, st)}
     atoms = []
     for a in range(vocab.TARGET_FILTER_ATOMS):
         k = slot(eff, a, vocab.TARGET_FILTER_ATOMS)
@@ -377,12 +406,81 @@ def player_protected(ctx, kind, player, st):
                   for j, _, t in applying(ctx, kind, st)] or [z3.BoolVal(False)])
 
 
-def stat_bonus(ctx, kind, card, st):
-    """What the continuous modifiers of `kind` (atk_modifier, def_modifier) add to `card`."""
+def stat_bonus(ctx, kind, card, st, counts=None):
+    """What the continuous modifiers of `kind` (atk_modifier, def_modifier) add to `card` in `st`:
+    each its amount, or (`per`: counter) its amount for each counter on its own card ("This card
+    gains 500 ATK for each counter on it") in `counts` (default `st`: damage calculation, which
+    reads the state after the step, counts them as the step begins, calc.py)."""
     facts = card_state(ctx, card, st)
-    parts = [z3.If(z3.And(t, continuous_on(ctx, j, s, card, facts, st)), ctx.S.cont_amount(s), 0)
+    counts = st if counts is None else counts
+    parts = [z3.If(z3.And(t, continuous_on(ctx, j, s, card, facts, st)), modifier_amount(ctx, j, s, counts), 0)
              for j, s, t in applying(ctx, kind, st)]
     return z3.Sum(parts) if parts else z3.IntVal(0)
+
+
+def shown_stat(ctx, stat, card, st, counts=None, extra=0):
+    """`card`'s ATK (`stat` "atk") or DEF ("def") with the continuous effects that apply in `st`:
+    its value plus the modifiers that add (stat_bonus; `extra`: damage calculation's own bonuses),
+    then halved by each halving that applies (halved)."""
+    value = ctx.sel(st.atk if stat == "atk" else st.def_, card, z3.IntVal(0))
+    total = value + stat_bonus(ctx, f"{stat}_modifier", card, st, counts) + extra
+    return halved(ctx, f"{stat}_halve", card, st, total)
+
+
+def halved(ctx, kind, card, st, value):
+    """`value` halved (rounded up) once for each continuous halving of `kind` (atk_halve,
+    def_halve) that applies to `card` in `st`, at most vocab.MAX_HALVINGS times. A halving applies
+    after every modifier that adds, whenever those began to apply: "(3000 + 4000) / 2" for
+    "Honest" under "The Wicked Dreadroot"; Mirror Wall's halving is calculated last, after all
+    other ATK changes (S2 61; docs/interpretations.md, "Halving continuous effects")."""
+    n = halvings(ctx, kind, card, st)
+    out = value
+    for k in range(vocab.MAX_HALVINGS, 0, -1):
+        v = value
+        for _ in range(k):
+            v = (v + 1) / 2   # rounded up
+        out = z3.If(n >= k, v, out) if k == vocab.MAX_HALVINGS else z3.If(n == k, v, out)
+    return out
+
+
+def halvings(ctx, kind, card, st):
+    """How many continuous halvings of `kind` apply to `card` in `st`: its own, every monster's it
+    selects, or (`on`: attacker, "the ATK of an opponent's monster that attacks is halved") the
+    attacking monster's while it attacks."""
+    def build():
+        facts = card_state(ctx, card, st)
+        attacking = z3.And(st.attacking, card == st.attacker, card != NONE)
+        on_attacker = vocab.CONTINUOUS_ON.index("attacker")
+        hits = [z3.If(z3.And(t, z3.Or(continuous_on(ctx, j, s, card, facts, st),
+                                      z3.And(ctx.S.cont_on(s) == on_attacker, attacking))), 1, 0)
+                for j, s, t in applying(ctx, kind, st)]
+        return z3.Sum(hits) if hits else z3.IntVal(0)
+    key = card if isinstance(card, int) else card.get_id()
+    return once(ctx, ("halvings", kind, key, st.prefix), build)
+
+
+def modifier_amount(ctx, j, s, counts):
+    """Continuous slot s (of card j)'s amount, its counters read in `counts`: built once per slot
+    and state, whichever card it is added to."""
+    def build():
+        a = ctx.S.cont_amount(s)
+        per = ctx.S.cont_per(s) == vocab.CONTINUOUS_PER.index("counter")
+        return z3.If(per, per_counter(a, counters_on(ctx, j, counts)), a)
+    return once(ctx, ("modifier_amount", s, counts.prefix), build)
+
+
+def counter_instead(ctx, card, st):
+    """(applies, how many): a "remove N counters instead" of `card`'s own applies in `st` and it
+    has the N counters it needs ("If this card would be destroyed by battle, remove 1 counter
+    from this card instead", Des Mosquito): then it is not destroyed by battle (calc.py). The
+    counters are read as the step begins: damage calculation reads the state after the step's
+    resolution, and the counters after it depend on this (GEN-18 removes them)."""
+    ok, amount = z3.BoolVal(False), z3.IntVal(0)
+    for j, s, t in applying(ctx, "remove_counter_instead", st):
+        n = ctx.S.cont_amount(s)
+        here = z3.And(t, card == j, counters_on(ctx, j, ctx.pre) >= n)
+        ok, amount = z3.Or(ok, here), z3.If(here, n, amount)
+    return ok, amount
 
 
 def activation_pending(ctx, j, st):

@@ -5,7 +5,7 @@ import z3
 
 from ..state import CALC_PENDING, CL, NONE
 from .base import Update, rule
-from .effects import stat_bonus
+from .effects import counters_on, shown_stat
 from .triggers import PRIORITY as TRIGGERS
 
 PRIORITY = TRIGGERS + 10   # the last of the updates
@@ -28,8 +28,8 @@ def gen3(ctx):
 
 
 @rule("GEN-4", "What a play claims about the state (LP, ATK, DEF, battle position, destroyed by "
-      "battle, location, window, face-up, the attack going on, damage calculation) must be what "
-      "the rules produce.",
+      "battle, location, window, face-up, counters, the attack going on, damage calculation) must "
+      "be what the rules produce.",
       ["card text and game mechanics (not in the sources)"], name="claim.state")
 def gen4(ctx):
     pre, act = ctx.pre, ctx.act
@@ -39,13 +39,14 @@ def gen4(ctx):
         "lp": sel(pre.lp, act.player) == v,
         "destroyed_by_battle": sel(pre.dbb, c, z3.BoolVal(False)) == (v == 1),
         "location": sel(pre.loc, c, z3.IntVal(0)) == v,
-        "atk": sel(pre.atk, c, z3.IntVal(0)) + stat_bonus(ctx, "atk_modifier", c, pre) == v,
-        "def": sel(pre.def_, c, z3.IntVal(0)) + stat_bonus(ctx, "def_modifier", c, pre) == v,
+        "atk": shown_stat(ctx, "atk", c, pre) == v,
+        "def": shown_stat(ctx, "def", c, pre) == v,
         "position": sel(pre.defpos, c, z3.BoolVal(False)) == (v == 1),
         "attacking": pre.attacking == (v == 1),
         "window": pre.window == v,
         "face_up": sel(pre.faceup, c, z3.BoolVal(False)) == (v == 1),
         "calc": pre.calc == v,
+        "counters": counters_on(ctx, c, pre) == v,
     }
     body = z3.And([z3.Implies(act.claim == CL[k], t) for k, t in checks.items()])
     said_next = z3.Implies(z3.And(ctx.is_("next"), act.window != NONE), ctx.post.window == act.window)

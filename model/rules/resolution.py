@@ -14,6 +14,7 @@ from .effects import (
     FIELD,
     card_state,
     continuous_applies,
+    counters_on,
     effects_negated,
     equippable,
     picks,
@@ -66,13 +67,16 @@ def applied(ctx, k):
 
 
 def _applied(ctx, k):
-    """Operation slot k of the resolving link applies."""
+    """Operation slot k of the resolving link applies: a `then` one only if the one before it did,
+    an `otherwise` one ("or if you cannot") only if the one before it could not."""
     S = ctx.S
     s = op_slot(ctx, k)
     here = z3.And(live_link(ctx), S.op(s) != 0)
     if k == 0:
         return here
-    return z3.And(here, z3.Or(z3.Not(S.op_then(s)), z3.And(applied(ctx, k - 1), valid(ctx, k - 1))))
+    did = z3.And(applied(ctx, k - 1), valid(ctx, k - 1))
+    return z3.And(here, z3.Or(z3.Not(S.op_then(s)), did),
+                  z3.Or(z3.Not(S.op_otherwise(s)), z3.And(applied(ctx, k - 1), z3.Not(valid(ctx, k - 1)))))
 
 
 def op_card(ctx, k):
@@ -134,8 +138,11 @@ def _valid_first(ctx, k):
     S = ctx.S
     s = op_slot(ctx, k)
     fits = z3.Or(z3.Not(uses_target(ctx, k)), z3.Not(ctx.lit("GEN-17")), target_still_fits(ctx))
-    return z3.And(fits, z3.Or(S.op_on(s) == vocab.OPERATION_ON.index("all"),
-                              S.op(s) >= vocab.OP["negate"], op_card(ctx, k) != NONE))
+    one = S.op_on(s) != vocab.OPERATION_ON.index("all")
+    # "remove N counters" from one card that has fewer cannot be done (an `otherwise` one applies)
+    removable = z3.Or(z3.Not(one), S.op(s) != vocab.OP["remove_counter"],
+                      counters_on(ctx, op_card(ctx, k), ctx.pre) >= S.op_amount(s))
+    return z3.And(fits, removable, z3.Or(z3.Not(one), S.op(s) >= vocab.OP["negate"], op_card(ctx, k) != NONE))
 
 
 def valid_second(ctx, k):
@@ -275,8 +282,8 @@ def destroyable_by_effect(ctx, i):
 
 
 @rule("GEN-15", "A resolving Chain Link that is not negated applies its effect's operations in "
-      "order (change ATK/DEF, destroy, return, Special Summon, negate, end the attack, damage...) "
-      "to the cards they are on; a `then` one only if the one before it applied.",
+      "order (ATK/DEF, destroy, move, Summon, counters, negate, damage...) to their cards; a `then` "
+      "one only if the one before applied, an `otherwise` one only if it could not.",
       ["S1 64", "card text"], shape="update", name="effect.resolution", priority=PRIORITY)
 def resolve_effects(ctx):
     S, pre = ctx.S, ctx.pre
@@ -307,12 +314,19 @@ def resolve_effects(ctx):
             do("special_summon", "loc", z3.IntVal(MZ))
             do("special_summon", "faceup", z3.BoolVal(True))
             do("special_summon", "ssum", z3.BoolVal(True))
+            do("special_summon", "counters", z3.IntVal(0))   # a new card on the field: no counters yet
             # "their battle positions cannot be changed" (a fixed position_lock): these do nothing
             movable = z3.And(on_i, z3.Not(position_locks(ctx, i, pre)[2]))
             do("change_position", "defpos", z3.Not(pre.defpos[i]), z3.And(movable, pre.loc[i] == MZ))
             do("change_position", "faceup", z3.BoolVal(True), z3.And(movable, pre.loc[i] == MZ))
             do("set_face_down", "defpos", z3.BoolVal(True), movable)
             do("set_face_down", "faceup", z3.BoolVal(False), movable)
+            do("set_face_down", "counters", z3.IntVal(0), movable)   # counters go when it is turned face-down
+            # counters are placed on, and removed from, a face-up card on the field
+            has = counters_on(ctx, i, pre)
+            up = z3.And(on_i, pre.faceup[i], z3.Or([pre.loc[i] == z for z in FIELD]))
+            do("add_counter", "counters", has + amount, up)
+            do("remove_counter", "counters", has - amount, z3.And(up, has >= amount))
             do("indestructible_by_battle", "ind_battle", z3.BoolVal(True))
             do("indestructible_by_effect", "ind_effect", z3.BoolVal(True))
             # "can attack again": the attack it made no longer counts against BP-5's limit

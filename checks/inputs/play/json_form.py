@@ -39,7 +39,7 @@ _TOP_KEYS = ("$schema", "title", "ruleset", "turn", "turn_player", "lp", "expect
              "source", "cards", "setup", "actions")
 # "equip": an empty list only, as earlier versions wrote it (an Equip Card is a card of its own: "equipped_to")
 _SETUP_KEYS = ("player", "zone", "card", "label", "face_up", "defense", "atk", "def", "equip", "equipped_to",
-               "special_summoned")
+               "special_summoned", "counters")
 _ACTION_KEYS = {
     "enter_bp": (), "skip_bp": (), "end_bp": (), "stop_attack": (),
     "attack": ("card", "target", "direct"),
@@ -56,6 +56,7 @@ _CLAIM_KEYS = {
     "destroyed_by_battle": ("card", "value"), "location": ("card", "value"),
     "face_up": ("card", "value"), "window": ("window",), "calc": ("value",),
     "def": ("card", "value"), "position": ("card", "value"), "attacking": ("value",),
+    "counters": ("card", "value"),
 }
 
 
@@ -230,9 +231,11 @@ class _JsonParser:
                                       f"list is read as nothing): {EQUIP_MOVED}")
         special = c.get("special_summoned")
         special = False if special is None else self.boolean(special, p + ("special_summoned",))
+        counters = c.get("counters")
+        counters = 0 if counters is None else self.integer(counters, p + ("counters",))
         card = CardSpec(label="", name=name, player=player, zone=zone, face_up=face_up,
                         defense=defense, atk=atk, def_=def_, line=self.at(p),
-                        special_summoned=special)
+                        special_summoned=special, counters=counters)
         _check_setup_card(card, self.err)
         return card, label
 
@@ -330,7 +333,7 @@ class _JsonParser:
             if c == "lp":
                 spec.player = player()
                 spec.value = self.integer(value_required(), vp)
-            elif c in ("atk", "def"):
+            elif c in ("atk", "def", "counters"):
                 spec.card = card("card")
                 spec.value = self.integer(value_required(), vp)
             elif c == "position":
@@ -408,7 +411,8 @@ def to_json(play: Play) -> dict:
         {"player": c.player, "zone": c.zone, "card": c.name, "label": c.label,
          "face_up": c.face_up, "defense": c.defense, "atk": c.atk, "def": c.def_,
          **({"equipped_to": c.equipped_to} if c.equipped_to is not None else {}),
-         **({"special_summoned": True} if c.special_summoned else {})}
+         **({"special_summoned": True} if c.special_summoned else {}),
+         **({"counters": c.counters} if c.counters else {})}
         for c in play.cards
     ]
     out["actions"] = [_action_json(a) for a in play.actions]

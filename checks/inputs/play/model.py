@@ -18,7 +18,7 @@ ACTION_KINDS = (
     "end_bp", "retarget", "stop_attack", "replace", "claim",
 )
 CLAIM_KINDS = ("lp", "destroyed_by_battle", "location", "atk", "window", "face_up", "calc", "def", "position",
-               "attacking")
+               "attacking", "counters")
 POSITIONS = ("attack", "defense")   # `claim position CARD attack|defense`
 CALC_VALUES = ("done", "skipped", "pending")
 RULESETS = ("ocg", "tcg")
@@ -59,8 +59,9 @@ _HEADER_FIELD = {"title": "title", "ruleset": "ruleset", "turn": "turn", "turn-p
 VERBS = ("enter", "skip", "attack", "activate", "chain", "pass", "resolve", "next", "end",
          "retarget", "stop", "replace", "claim")
 CLAIM_WORDS = ("lp", "atk", "destroyed", "not-destroyed", "location", "face-up", "face-down",
-               "window", "calc", "def", "position", "attacking", "not-attacking")
-SETUP_OPTIONS = ("as", "attack", "defense", "face-up", "face-down", "atk", "def", "equipped-to", "special-summoned")
+               "window", "calc", "def", "position", "attacking", "not-attacking", "counters")
+SETUP_OPTIONS = ("as", "attack", "defense", "face-up", "face-down", "atk", "def", "equipped-to", "special-summoned",
+                 "counters")
 # Bare words that cannot be bare labels (quote such a label instead).
 KEYWORDS = frozenset(SETUP_OPTIONS + ("direct", "effect", "target", "link", "with"))
 
@@ -95,6 +96,7 @@ class CardSpec:
     line: int
     special_summoned: bool = False   # a monster Special Summoned before the play (this turn or an earlier one)
     equipped_to: str | None = None   # an Equip Card's: the label of the monster it is equipped to
+    counters: int = 0     # the counters on it as the play begins (a face-up card on the field)
 
 
 @dataclass
@@ -247,6 +249,11 @@ def _check_setup_card(card: CardSpec, err):
     if card.zone != "monster_zone" and card.defense:
         err(card.line, f"battle position (attack/defense) applies only to a card in the monster zone, "
                        f"not {card.zone}")
+    if card.counters and not (card.face_up and card.zone in ("monster_zone", "spell_trap_zone", "field_zone")):
+        err(card.line, f"counters are on a face-up card on the field; this card is {'face-down in ' if not card.face_up else ''}"
+                       f"{card.zone} (a card has none elsewhere)")
+    if not 0 <= card.counters <= vocab.MAX_COUNTERS:
+        err(card.line, f"a card has 0 to {vocab.MAX_COUNTERS} counters, got {card.counters}")
     if card.special_summoned and card.zone != "monster_zone":
         err(card.line, f"special-summoned says how a monster on the field came there; this card is in {card.zone}, "
                        "not the monster zone (a card that leaves the field is a new card)")

@@ -84,7 +84,7 @@ def render_action(a: ActionSpec) -> str:
         c = a.claim
         if c == "lp":
             return f"claim lp {a.player} {a.value}"
-        if c in ("atk", "def", "location", "position"):   # claim <what> <card> <value>
+        if c in ("atk", "def", "location", "position", "counters"):   # claim <what> <card> <value>
             return f"claim {c} {r(a.card)} {a.value}"
         if c in ("window", "calc"):
             return f"claim {c} {a.window if c == 'window' else a.value}"
@@ -356,6 +356,7 @@ class _TextParser:
         atk = def_ = None
         equipped_to = None
         special = False
+        counters = 0
         seen: set = set()
         while not cur.done():
             t = cur.next("")
@@ -390,6 +391,8 @@ class _TextParser:
                 position = w == "defense"
             elif w == "special-summoned":
                 special = True
+            elif w == "counters":
+                counters = cur.number("counters")
             elif w in ("face-up", "face-down"):
                 face = w == "face-up"
             elif w in ("atk", "def"):
@@ -412,7 +415,7 @@ class _TextParser:
         card = CardSpec(label="", name=name, player=player, zone=zone,
                         face_up=face_up if face is None else face,
                         defense=bool(position), atk=atk, def_=def_, line=lineno,
-                        special_summoned=special)
+                        special_summoned=special, counters=counters)
         _check_setup_card(card, self.err)
         if equipped_to is not None:
             self.equips.append((card, equipped_to, lineno))
@@ -495,10 +498,10 @@ class _TextParser:
                 a.claim = "lp"
                 a.player = cur.player()
                 a.value = cur.number("LP")
-            elif w in ("atk", "def"):
+            elif w in ("atk", "def", "counters"):
                 a.claim = w
                 a.card = cur.card()
-                a.value = cur.number(w.upper())
+                a.value = cur.number(w.upper() if w != "counters" else "counters")
             elif w in ("destroyed", "not-destroyed"):
                 a.claim = "destroyed_by_battle"
                 a.card = cur.card()
@@ -685,4 +688,6 @@ def _setup_line(c: CardSpec, implicit: bool) -> str:
         parts.append("equipped-to " + render_ref(c.equipped_to))
     if c.special_summoned:
         parts.append("special-summoned")
+    if c.counters:
+        parts.append(f"counters {c.counters}")
     return " ".join(parts)
