@@ -226,7 +226,7 @@ OPERATIONS = (
 OP = {name: i for i, name in enumerate(OPERATIONS)}
 MAX_DRAW = 5   # cards one draw / mill operation moves
 # counters on one card: the set-up's most, and the most a per-counter amount counts (it is read as
-# COUNTER_BITS binary digits, so that amount x counters stays linear for the solver: effects.per_counter)
+# COUNTER_BITS binary digits, so that amount x counters (or cards counted) stays linear: effects.times)
 COUNTER_BITS = 6
 MAX_COUNTERS = 2 ** COUNTER_BITS - 1
 # an effect's once-per-turn limit: "Once per turn" (each copy); "You can only use this effect of

@@ -90,9 +90,10 @@ def counters_on(ctx, c, st):
     return z3.If(z3.And(up, z3.Or([loc == z for z in FIELD])), n, 0)
 
 
-def per_counter(amount, n):
-    """`amount` x `n` counters, as a sum over the binary digits of `n` (at most vocab.MAX_COUNTERS):
-    the amount is a fact, so a product would make the relation nonlinear for the solver."""
+def times(amount, n):
+    """`amount` x `n` (a count of counters or of cards, at most vocab.MAX_COUNTERS), as a sum over
+    the binary digits of `n`: the amount is a fact, so a product would make the relation nonlinear
+    for the solver."""
     n = z3.If(n > vocab.MAX_COUNTERS, vocab.MAX_COUNTERS, n)
     return z3.Sum([z3.If((n / 2 ** k) % 2 == 1, amount * 2 ** k, 0) for k in range(vocab.COUNTER_BITS)])
 
@@ -465,7 +466,7 @@ def modifier_amount(ctx, j, s, counts):
     def build():
         a = ctx.S.cont_amount(s)
         per = ctx.S.cont_per(s) == vocab.CONTINUOUS_PER.index("counter")
-        return z3.If(per, per_counter(a, counters_on(ctx, j, counts)), a)
+        return z3.If(per, times(a, counters_on(ctx, j, counts)), a)
     return once(ctx, ("modifier_amount", s, counts.prefix), build)
 
 

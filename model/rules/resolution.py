@@ -21,6 +21,7 @@ from .effects import (
     position_locks,
     slot,
     target_fits,
+    times,
 )
 
 # after the rule sets' own updates that override a result (AB-1, D2-5: calc, ocg), before the
@@ -234,7 +235,7 @@ def operation_amount(ctx, k, card):
         return pre.atk[c] if isinstance(c, int) else ctx.sel(pre.atk, c, z3.IntVal(0))
     values = {"atk": atk(card), "original_atk": S.orig_atk(card), "self_atk": atk(own),
               "opponent_battle_damage": ctx.sel(pre.bd, 1 - S.ctrl(own)),
-              "count": S.op_amount(s) * counted(ctx, k)}
+              "count": times(S.op_amount(s), counted(ctx, k))}   # linear: see effects.times
     out = S.op_amount(s)
     for name, value in values.items():
         out = z3.If(S.op_amount_of(s) == vocab.AMOUNT_OF.index(name), value, out)
