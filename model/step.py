@@ -296,7 +296,14 @@ def bucket(n: int, step: int = 4) -> int:
     return max(step, -(-n // step) * step)
 
 
-@lru_cache(maxsize=16)
+# relations kept in memory per process: a solver relation with its solver and the explanations'
+# testers takes some hundreds of MB in z3 (more for big set-ups), which z3 keeps for reuse once
+# freed, so a process that checks plays of many size buckets grew without bound with 16 (the test
+# suite passed 17 GB: docs/performance.md, "Memory"); a reload from the disk cache costs 10-50 ms
+RELATIONS_IN_MEMORY = 4
+
+
+@lru_cache(maxsize=RELATIONS_IN_MEMORY)
 def relation(name: str, ncards: int, neffects: int, without: frozenset = frozenset(),
              nwatched: int = 0) -> StepRelation:
     return StepRelation(rulesets.load(name), bucket(ncards), bucket(neffects), without, nwatched)
@@ -367,7 +374,7 @@ def _dump(rel: StepRelation) -> str:
                        "extra": side, "extra_count": len(extra), "causes": causes, "grants": grants})
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=RELATIONS_IN_MEMORY)
 def solver_relation(name: str, ncards: int, neffects: int, without: frozenset = frozenset(), nwatched: int = 0,
                     rebuild: bool = False):
     """The relation for concrete checks: from the disk cache (next to the compiled relation's,
