@@ -155,26 +155,62 @@ def _redirect(ctx, i):
     to_gy = z3.Or(z3.And(mid.loc[i] == GY, pre.loc[i] != GY), *destroyed)
     off = z3.And(z3.Or([pre.loc[i] == z for z in FIELD]),
                  z3.Or(z3.Or([mid.loc[i] == z for z in OFF_FIELD]), *destroyed))
-    # destroyed by battle and sent to the Graveyard now: entering the Damage Step's last part (D5-1, T7)
+    # destroyed by battle and sent to the Graveyard now: entering the Damage Step's last part (D5-1,
+    # T7); such a monster is the attacker or the attack target, whose redirects are built once
+    # (battle_redirects), not once per card
     last = vocab.W[ctx.ruleset.damage_step[-1]]
     by_battle = z3.And(pre.dbb[i], pre.loc[i] == MZ, mid.window == last, pre.window != last, to_gy)
-    stays = {j: z3.Not(leaves_now(ctx, j)) for j in ctx.cards}
-    opponent = {j: z3.Or(z3.And(pre.attacker == j, pre.target == i), z3.And(pre.target == j, pre.attacker == i))
-                for j in ctx.cards if j != i}
-    on, ON = S.cont_on, vocab.CONTINUOUS_ON.index
-    battle = redirecting(ctx, "battle_destroyed_redirect", pre)
-    pairs = (   # (term, slot), in precedence order
-        [(z3.And(t, off), s) for j, s, t in redirecting(ctx, "leave_field_redirect", pre) if j == i] +
-        [(z3.And(t, by_battle, on(s) == ON("battle_opponent"), opponent[j]), s) for j, s, t in battle if j != i] +
-        [(z3.And(t, by_battle, on(s) == ON("all"), stays[j],
-                 picks(ctx, S.ctrl(j), "continuous", s, i, card_state(ctx, i, pre), j)), s) for j, s, t in battle if j != i] +
-        [(z3.And(t, to_gy, stays[j]), s) for j, s, t in redirecting(ctx, "graveyard_redirect", pre) if j != i])
+    (opp_a, to_opp_a, all_a, to_all_a), (opp_t, to_opp_t, all_t, to_all_t) = battle_redirects(ctx)
+    attacker, target = pre.attacker == i, pre.target == i
+    any_gy, to_any = every_card_redirect(ctx)
+    pairs = [(z3.And(t, off), S.cont_to(s)) for j, s, t in redirecting(ctx, "leave_field_redirect", pre) if j == i]
+    pairs += [(z3.And(by_battle, z3.Or(z3.And(attacker, opp_a), z3.And(target, opp_t))), z3.If(attacker, to_opp_a, to_opp_t)),
+              (z3.And(by_battle, z3.Or(z3.And(attacker, all_a), z3.And(target, all_t))), z3.If(attacker, to_all_a, to_all_t)),
+              (z3.And(to_gy, any_gy), to_any)]
+    return first_of(pairs)
+
+
+def first_of(pairs):
+    """(some term holds, the destination of the first that does) over (term, destination) pairs."""
     if not pairs:
         return z3.BoolVal(False), z3.IntVal(GY)
-    value = S.cont_to(pairs[-1][1])
-    for t, s in reversed(pairs[:-1]):
-        value = z3.If(t, S.cont_to(s), value)
+    value = pairs[-1][1]
+    for t, v in reversed(pairs[:-1]):
+        value = z3.If(t, v, value)
     return z3.Or([t for t, _ in pairs]), value
+
+
+def every_card_redirect(ctx):
+    """(applies, where): an "any card sent to the GY is banished instead" applies, its card staying
+    on the field in this step (the cards that leave together are moved together: gen18_redirect);
+    the same for every card, so built once."""
+    def build():
+        S = ctx.S
+        return first_of([(z3.And(t, z3.Not(leaves_now(ctx, j))), S.cont_to(s))
+                         for j, s, t in redirecting(ctx, "graveyard_redirect", ctx.pre)])
+    return once(ctx, ("every_card_redirect",), build)
+
+
+def battle_redirects(ctx):
+    """For the attacker, then the attack target, when destroyed by battle: (a "destroyed by battle
+    with this card" of its battle opponent applies, where to, a "monsters destroyed by battle" that
+    picks it applies, where to). Only they can be destroyed by battle, so these are built for the
+    two battling monsters (terms), not for every card."""
+    def build():
+        S, pre = ctx.S, ctx.pre
+        on, ON = S.cont_on, vocab.CONTINUOUS_ON.index
+        battle = redirecting(ctx, "battle_destroyed_redirect", pre)
+        out = []
+        for monster, opponent in ((pre.attacker, pre.target), (pre.target, pre.attacker)):
+            facts = card_state(ctx, monster, pre)
+            mine = first_of([(z3.And(t, opponent == j, on(s) == ON("battle_opponent")), S.cont_to(s))
+                             for j, s, t in battle])
+            every = first_of([(z3.And(t, on(s) == ON("all"), z3.Not(leaves_now(ctx, j)),
+                                      picks(ctx, S.ctrl(j), "continuous", s, monster, facts, j)), S.cont_to(s))
+                              for j, s, t in battle])
+            out.append(mine + every)
+        return out
+    return once(ctx, ("battle_redirects",), build)
 
 
 @part("GEN-18", shape="update", priority=40)
