@@ -220,6 +220,7 @@ class Statics:
         self.cont_position = f("continuous_position", Int, Int)   # position_lock: vocab.POSITIONS index
         self.cont_fixed = f("continuous_fixed", Int, Int)         # position_lock: 1 "cannot be changed"
         self.cont_per = f("continuous_per", Int, Int)   # vocab.CONTINUOUS_PER: the amount per counter on its card
+        self.cont_to = f("continuous_to", Int, Int)     # a redirect's destination: a vocab.LOCATIONS index
         # which monsters an operation's or a continuous effect's `select` picks, per slot
         self.select = {prefix: {name: f(f"{prefix}_{name}", Int, Int) for name in SELECT_FIELDS}
                        for prefix in ("operation", "continuous", "cond", "count")}   # cond: per condition atom slot;

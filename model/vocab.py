@@ -194,7 +194,10 @@ TARGET_FILTER_ATOMS = 3
 SECOND_TARGET = ("none", "required", "optional")
 
 # Costs, paid when the effect is activated (GEN-16).
-COSTS = ("none", "pay_lp", "pay_half_lp", "discard", "tribute", "send_self", "banish_self")
+# send_self: "send this card to the GY" (it must reach the Graveyard: not payable where a redirect
+# would keep it from there, GEN-16); discard_self: "discard this card" (payable there: it is
+# banished instead; yugioh-wiki.net on Dimensional Fissure / Macro Cosmos, EDOPro Cost.SelfDiscard)
+COSTS = ("none", "pay_lp", "pay_half_lp", "discard", "tribute", "send_self", "banish_self", "discard_self")
 CT = {name: i for i, name in enumerate(COSTS)}
 MAX_COSTS = 2
 
@@ -296,23 +299,36 @@ CONTINUOUS = (
     # the selected monsters' ATK / DEF are halved (rounded up), after every modifier that adds
     # (The Wicked Dreadroot, Mirror Wall, Dark Artist: effects.halved)
     "atk_halve", "def_halve",
+    # where a card goes instead of the Graveyard (GEN-18's settled part, continuous.py), to `to`:
+    "graveyard_redirect",     # "any card sent to the GY is banished instead" (Macro Cosmos): every card
+    "battle_destroyed_redirect",  # "monsters destroyed by battle are shuffled into the Deck instead" (Grave
+                                  # Protector: `on` all) / "... destroyed by battle with this card" (on battle_opponent)
+    "leave_field_redirect",   # "if this face-up card would leave the field, banish it instead" (on self)
+    # "if this card would be destroyed (by battle), you can destroy another ... instead": the play's
+    # `replace` (D3-7, D4-7) names the card its `instead` selector picks
+    "destroy_replace",
 )
 HALVING = ("atk_halve", "def_halve")
 MAX_HALVINGS = 3   # halvings one monster's ATK or DEF takes; more apply as 3
-SELF_ONLY_CONTINUOUS = ("self_destruct", "remove_counter_instead", "counter_after_battle")   # `on` is "self"
+SELF_ONLY_CONTINUOUS = ("self_destruct", "remove_counter_instead", "counter_after_battle", "leave_field_redirect",
+                        "destroy_replace")   # `on` is "self"
+REDIRECTS = ("graveyard_redirect", "battle_destroyed_redirect", "leave_field_redirect")   # take `to`
+REDIRECT_TO = ("banished", "deck")   # where a redirect sends the card (a vocab.LOCATIONS name)
 # what a continuous modifier's amount is multiplied by: nothing, or the counters on its own card
 # ("This card gains 500 ATK for each counter on it")
 CONTINUOUS_PER = ("none", "counter")
 CN = {name: i for i, name in enumerate(CONTINUOUS)}
 MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots for
 # equipped: the monster this Equip Card is equipped to (GEN-20); attacker: the attacking monster (a
-# halving only: Mirror Wall)
-CONTINUOUS_ON = ("self", "all", "equipped", "attacker")
+# halving only: Mirror Wall); battle_opponent: the monster this card battles (a battle_destroyed_redirect
+# only: "monsters destroyed by battle with this card", Dark Magician of Chaos)
+CONTINUOUS_ON = ("self", "all", "equipped", "attacker", "battle_opponent")
 POSITIONS = ("attack", "defense")   # the battle position a position_lock imposes
 LOCK_FILTERS = ("any", "face_up")   # a position_lock's selector: its own position is not a criterion
 LOCKS = ("lock_traps", "lock_spells", "lock_spells_traps")
 LOCK_PLAYERS = ("both", "opponent")   # whose activations a lock refuses (stored as its select side)
-GAME_CONTINUOUS = LOCKS + ("negate_monster_effects", "no_battle_damage")   # about the game or a player: no `on`
+GAME_CONTINUOUS = LOCKS + ("negate_monster_effects", "no_battle_damage",
+                           "graveyard_redirect")   # about the game, a player or every card: no `on`
 
 # Battle damage modifiers (BD-1, S2 63-75), in the order BD-1 applies them.
 BATTLE_DAMAGE_MODIFIERS = (

@@ -149,6 +149,14 @@ GOOD = [
                                                {"quantity": "damage_calculation"}]}, apply={"do": "def_halve"}),
     dict(kind="continuous", condition={"quantity": "yours", "of": "attacker", "value": False},   # Mirror Wall
          apply={"do": "atk_halve", "on": "attacker"}),
+    # where a card goes instead (GEN-18): Macro Cosmos, Grave Protector, Dark Magician of Chaos, Zanji
+    dict(kind="continuous", apply={"do": "graveyard_redirect", "to": "banished"}),
+    dict(kind="continuous", apply={"do": "battle_destroyed_redirect", "on": "all", "select": {}, "to": "deck"}),
+    dict(kind="continuous", apply={"do": "battle_destroyed_redirect", "on": "battle_opponent", "to": "banished"}),
+    dict(kind="continuous", apply={"do": "leave_field_redirect", "to": "banished"}),
+    dict(kind="continuous", apply={"do": "destroy_replace", "instead": {"side": "yours", "filter": "face_up",
+                                                                       "archetype": "Six Samurai", "other": True}}),
+    dict(kind="quick", cost=[{"do": "discard_self"}], **{"from": "hand"}),   # Kuriboh: "You can discard this card"
 ]
 
 # Equip Cards (GEN-20): an effect that equips its own card, and what reads "the equipped monster"
@@ -257,6 +265,22 @@ BAD = [
     (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 500, "on": "attacker"}),
      "'on': 'attacker' (the attacking monster, while it attacks) goes with"),
     (dict(condition={"quantity": "damage_calculation", "of": "self"}), "it takes no 'of'"),
+    (dict(kind="continuous", apply={"do": "graveyard_redirect"}), "missing required key 'to'"),
+    (dict(kind="continuous", apply={"do": "graveyard_redirect", "to": "banish"}), "did you mean 'banished'"),
+    (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 100, "to": "deck"}), "'to' (where the card goes instead"),
+    (dict(kind="continuous", apply={"do": "graveyard_redirect", "to": "banished", "on": "all", "select": {}}),
+     "it takes no 'on'"),
+    (dict(kind="continuous", apply={"do": "battle_destroyed_redirect", "to": "deck"}),
+     "battle_destroyed_redirect is about the monsters destroyed by battle"),
+    (dict(kind="continuous", apply={"do": "leave_field_redirect", "to": "banished", "on": "battle_opponent"}),
+     "'on': 'battle_opponent' (the monster this card battles) goes with"),
+    (dict(kind="continuous", apply={"do": "leave_field_redirect", "to": "banished", "on": "all", "select": {}}),
+     "is about its own card"),
+    (dict(kind="continuous", apply={"do": "destroy_replace"}), "'instead' (which card is destroyed instead"),
+    (dict(kind="continuous", apply={"do": "cannot_attack", "instead": {}}), "'instead' (which card is destroyed instead"),
+    (dict(kind="continuous", apply={"do": "destroy_replace", "instead": {"cards": "spells_traps"}}),
+     "a continuous effect applies to monsters"),
+    (dict(cost=[{"do": "discard_self", "amount": 1}]), "goes with 'pay_lp'"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
@@ -459,7 +483,7 @@ def kinds_used(card):
         out |= {("operation", "otherwise") for o in e.operations if o.otherwise}
         if e.apply is not None:
             out.add(("continuous", e.apply.do))
-            if e.apply.on in ("equipped", "attacker"):
+            if e.apply.on in ("equipped", "attacker", "battle_opponent"):
                 out.add(("continuous_on", e.apply.on))
             if e.apply.per != "none":
                 out.add(("per", e.apply.per))
@@ -508,7 +532,8 @@ def test_every_effect_kind_has_a_legal_and_an_illegal_fixture():
              {("operation", o) for o in vocab.OPERATIONS[1:]} | {("continuous", c) for c in vocab.CONTINUOUS[1:]} |
              {("once", o) for o in vocab.ONCE[1:]} | SELECT_KINDS | {("amount", a) for a in vocab.AMOUNT_OF[1:]} |
              {("subject", "equipped"), ("continuous_on", "equipped"), ("operation", "otherwise")} |
-             {("per", p) for p in vocab.CONTINUOUS_PER[1:]} | {("continuous_on", "attacker")})
+             {("per", p) for p in vocab.CONTINUOUS_PER[1:]} | {("continuous_on", "attacker")} |
+             {("continuous_on", "battle_opponent")})
     missing = {k for k in every if not (k in seen["legal"] and k in seen["illegal"])}
     assert sorted(missing - NOT_YET_IN_FIXTURES) == []
     assert sorted(NOT_YET_IN_FIXTURES - missing) == [], "covered now: remove from NOT_YET_IN_FIXTURES"

@@ -279,3 +279,37 @@ def test_an_equip_spells_equip_effects_apply_to_the_equipped_monster():
     assert scriptmodel.continuous(pierce, script.functions, equip_spell=True).value["apply"] == \
         {"do": "piercing", "on": "equipped"}
     assert scriptmodel.continuous(atk, script.functions) is scriptmodel.UNKNOWN
+
+
+def test_redirects_are_read_where_straightforward_and_unknown_otherwise():
+    # where a card goes instead of the Graveyard (GEN-18): EFFECT_TO_GRAVE_REDIRECT on every card
+    # ("any card sent to the GY is banished instead": Macro Cosmos) or on monsters destroyed by
+    # battle (Grave Protector), EFFECT_LEAVE_FIELD_REDIRECT on the card itself; a value the model
+    # has no destination for (the hand), a condition beyond "face-up", or EFFECT_FLAG_CANNOT_DISABLE
+    # (it would apply while the card's effects are negated, where GEN-18 stops it) are unknown
+    def read(body, functions=""):
+        script = luascan.scan((f"local s,id=GetID()\nfunction s.initial_effect(c)\n{body}\tc:RegisterEffect(e1)\nend\n"
+                               f"{functions}").encode(), "c9.lua")
+        (decl,) = script.never_activated
+        got = scriptmodel.continuous(decl, script.functions)
+        return got.value["apply"] if got else got
+    field = ("\tlocal e1=Effect.CreateEffect(c)\n\te1:SetType(EFFECT_TYPE_FIELD)\n\te1:SetCode(EFFECT_TO_GRAVE_REDIRECT)\n"
+             "\te1:SetRange({rng})\n\te1:SetTargetRange({tr})\n\te1:SetValue({value})\n{extra}")
+    assert read(field.format(rng="LOCATION_SZONE", tr="0xff,0xff", value="LOCATION_REMOVED", extra="")) == \
+        {"do": "graveyard_redirect", "to": "banished"}
+    battle = "function s.rmtarget(e,c)\n\treturn c:IsReason(REASON_BATTLE)\nend\n"
+    assert read(field.format(rng="LOCATION_MZONE", tr="LOCATION_MZONE,LOCATION_MZONE", value="LOCATION_DECKSHF",
+                             extra="\te1:SetTarget(s.rmtarget)\n"), battle) == \
+        {"do": "battle_destroyed_redirect", "on": "all", "select": {"side": "both"}, "to": "deck"}
+    assert read(field.format(rng="LOCATION_SZONE", tr="0xff,0xff", value="LOCATION_HAND", extra="")) is None
+    assert read(field.format(rng="LOCATION_SZONE", tr="LOCATION_MZONE,0", value="LOCATION_REMOVED", extra="")) is None
+    single = ("\tlocal e1=Effect.CreateEffect(c)\n\te1:SetType(EFFECT_TYPE_SINGLE)\n\te1:SetCode(EFFECT_LEAVE_FIELD_REDIRECT)\n"
+              "\te1:SetCondition(function(e) return e:GetHandler():IsFaceup() end)\n\te1:SetValue(LOCATION_REMOVED)\n{extra}")
+    assert read(single.format(extra="")) == {"do": "leave_field_redirect", "to": "banished"}
+    assert read(single.format(extra="\te1:SetProperty(EFFECT_FLAG_CANNOT_DISABLE)\n")) is None
+    assert read(single.replace("IsFaceup()", "IsAttackPos()").format(extra="")) is None
+    # "discard this card" (payable where a redirect banishes it) and "send this card to the GY" (not)
+    script = luascan.scan(("local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
+                           "\te1:SetType(EFFECT_TYPE_QUICK_O)\n\te1:SetCost(Cost.SelfDiscard)\n\tc:RegisterEffect(e1)\n"
+                           "\tlocal e2=e1:Clone()\n\te2:SetCost(Cost.SelfToGrave)\n\tc:RegisterEffect(e2)\nend\n").encode(), "c9.lua")
+    assert [scriptmodel.cost(d, script.functions).value for d in script.effects] == [[{"do": "discard_self"}], [{"do": "send_self"}]]

@@ -93,6 +93,8 @@ class Continuous:
     position: str = ""     # position_lock: the battle position it imposes (vocab.POSITIONS)
     fixed: bool = False    # position_lock: "their battle positions cannot be changed"
     per: str = "none"      # atk_modifier / def_modifier: the amount per counter on its card (vocab.CONTINUOUS_PER)
+    to: str = ""           # a redirect (vocab.REDIRECTS): where the card goes instead (vocab.REDIRECT_TO)
+    # destroy_replace's `instead` selector is `select` (the card destroyed instead; `on` is "self")
 
 
 # --- what each operation takes ------------------------------------------------------------------
@@ -454,7 +456,7 @@ def _select(r: Reader, o, w, on, continuous=False, key="select"):
     `count` (required there: the caller passes "all")."""
     sel = r.get(o, key, dict, None, what=w)
     if (sel is not None) != (on == "all"):
-        if key != "select":
+        if key == "count":
             r.fail(None, f"{w}: an amount for each card needs 'count' (which cards it counts)")
         r.fail("select" if sel is not None else "on", f"{w}: 'select' (which cards) goes with \"on\": \"all\" and only with it")
     if sel is None:
@@ -538,9 +540,26 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
         r.fail("apply", f"{what}: 'apply' is what a continuous effect does while its card is face-up; "
                         f"kind is {kind!r}: use 'operations'")
     w = f"{what} apply"
-    ar.obj(a, {"do", "on", "amount", "select", "player", "position", "fixed", "per"}, w)
+    ar.obj(a, {"do", "on", "amount", "select", "player", "position", "fixed", "per", "to", "instead"}, w)
     do = ar.get(a, "do", str, REQUIRED, choices=vocab.CONTINUOUS[1:], what=w)
     on = ar.get(a, "on", str, "self", choices=vocab.CONTINUOUS_ON, what=w)
+    redirect = do in vocab.REDIRECTS
+    to = ar.get(a, "to", str, REQUIRED if redirect else "", choices=vocab.REDIRECT_TO if redirect else None, what=w)
+    if "to" in a and not redirect:
+        ar.fail("to", f"{w}: 'to' (where the card goes instead of the Graveyard) goes with "
+                      f"{', '.join(vocab.REDIRECTS)} and only with them")
+    if do == "battle_destroyed_redirect" and on not in ("all", "battle_opponent"):
+        ar.fail("on" if "on" in a else None,
+                f"{w}: battle_destroyed_redirect is about the monsters destroyed by battle: 'on' is \"all\" (with "
+                f"'select': \"monsters destroyed by battle\") or \"battle_opponent\" (\"destroyed by battle with this card\")")
+    if on == "battle_opponent" and do != "battle_destroyed_redirect":
+        ar.fail("on", f"{w}: 'on': 'battle_opponent' (the monster this card battles) goes with "
+                      "battle_destroyed_redirect and only with it")
+    if do == "destroy_replace" and "select" in a:
+        ar.fail("select", f"{w}: destroy_replace is about its own card; which card is destroyed instead is its 'instead'")
+    if ("instead" in a) != (do == "destroy_replace"):
+        ar.fail("instead" if "instead" in a else None,
+                f"{w}: 'instead' (which card is destroyed instead: a selector) goes with destroy_replace and only with it")
     amount = ar.get(a, "amount", int, None, what=w)
     if (do in AMOUNT_CONTINUOUS) != (amount is not None):
         ar.fail("amount" if amount is not None else None, f"{w}: 'amount' goes with {', '.join(AMOUNT_CONTINUOUS)} and only with them")
@@ -559,8 +578,11 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
     player = ar.get(a, "player", str, "both", choices=vocab.LOCK_PLAYERS, what=w)
     if "player" in a and do not in vocab.LOCKS:
         ar.fail("player", f"{w}: 'player' (whose activations it refuses) goes with {', '.join(vocab.LOCKS)} and only with them")
-    # a lock's select side is the player it refuses (model/rules/continuous.py, GEN-19)
-    select = Select(side=player) if do in vocab.LOCKS else _select(ar, a, w, on, continuous=True)
+    # a lock's select side is the player it refuses (model/rules/continuous.py, GEN-19); destroy_replace's
+    # selector is the card destroyed instead (its `instead`)
+    select = Select(side=player) if do in vocab.LOCKS else \
+        _select(ar, a, w, "all", continuous=True, key="instead") if do == "destroy_replace" else \
+        _select(ar, a, w, on, continuous=True)
     lock = do == "position_lock"
     for key in ("position", "fixed"):
         if key in a and not lock:
@@ -572,7 +594,7 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
         Reader(ar.doc, ar.path, ar.where + ("select",)).fail(
             "filter", f"{w}: a position_lock picks by face ({' or '.join(vocab.LOCK_FILTERS)}), "
                       f"not by the position it changes; got {select.filter!r}")
-    return Continuous(do, on, amount or 0, select, position, fixed, per)
+    return Continuous(do, on, amount or 0, select, position, fixed, per, to)
 
 
 def changes_atk_def_directly(ops, apply) -> bool:
@@ -677,7 +699,9 @@ def effect_dict(e) -> dict:
                       **({"player": a.select.side} if a.do in vocab.LOCKS and a.select.side != "both" else {}),
                       **({"position": a.position} if a.do == "position_lock" else {}),
                       **({"fixed": True} if a.fixed else {}),
-                      **({"per": a.per} if a.per != "none" else {})}
+                      **({"per": a.per} if a.per != "none" else {}),
+                      **({"to": a.to} if a.do in vocab.REDIRECTS else {}),
+                      **({"instead": select_dict(a.select)} if a.do == "destroy_replace" else {})}
     if e.text:
         d["text"] = e.text
     if e.note:

@@ -10,6 +10,8 @@ LOCATION = {
     "LOCATION_GRAVE": 0x10, "LOCATION_REMOVED": 0x20, "LOCATION_EXTRA": 0x40, "LOCATION_OVERLAY": 0x80,
     "LOCATION_ONFIELD": 0x4 | 0x8, "LOCATION_FZONE": 0x100, "LOCATION_PZONE": 0x200,
     "LOCATION_STZONE": 0x400, "LOCATION_MMZONE": 0x800, "LOCATION_EMZONE": 0x1000,
+    # a redirect's destination: the Deck's bottom / the Deck, shuffled (ygopro-core common.h)
+    "LOCATION_DECKBOT": 0x10001, "LOCATION_DECKSHF": 0x20001,
 }
 
 TYPE = {

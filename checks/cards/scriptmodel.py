@@ -75,13 +75,15 @@ def _const(text: str):
 
 
 # --- costs ------------------------------------------------------------------------------------
+# "send this card to the GY" (send_self) must reach the Graveyard; "discard this card" (discard_self)
+# need not (Cost.SelfDiscard checks IsDiscardable only; Cost.SelfDiscardToGrave also IsAbleToGraveAsCost)
 COST_HELPERS = {"Cost.SelfBanish": "banish_self", "aux.bfgcost": "banish_self", "Cost.SelfToGrave": "send_self",
-                "Cost.SelfDiscard": "send_self", "Cost.SelfDiscardToGrave": "send_self",
+                "Cost.SelfDiscard": "discard_self", "Cost.SelfDiscardToGrave": "send_self",
                 "Cost.SelfTribute": None, "Cost.Discard": "discard"}
 
 
 def cost(decl, functions) -> Derived | None:
-    """GEN-16's costs: at most 2 of pay_lp, pay_half_lp, discard, tribute, send_self, banish_self."""
+    """GEN-16's costs: at most 2 of pay_lp, pay_half_lp, discard, tribute, send_self, discard_self, banish_self."""
     setting = decl.settings.get("Cost")
     if setting is None:
         return Derived([], decl.line)
@@ -110,7 +112,9 @@ def cost(decl, functions) -> Derived | None:
         elif name == "DiscardHand":
             paid.append({"do": "discard"})
         elif name in ("SendtoGrave", "Remove") and args and _is_self(args[0], text) and "REASON_COST" in "".join(args):
-            paid.append({"do": "send_self" if name == "SendtoGrave" else "banish_self"})
+            # a discard checked only with IsDiscardable (Kuriboh) need not reach the GY: discard_self
+            discard = "REASON_DISCARD" in "".join(args) and "IsAbleToGraveAsCost" not in text
+            paid.append({"do": ("discard_self" if discard else "send_self") if name == "SendtoGrave" else "banish_self"})
         elif name == "Release" and args and not _is_self(args[0], text):
             paid.append({"do": "tribute"})
         else:
@@ -616,6 +620,14 @@ CONTINUOUS = {"EFFECT_UPDATE_ATTACK": "atk_modifier", "EFFECT_UPDATE_DEFENSE": "
               "EFFECT_SET_ATTACK_FINAL": "atk_halve", "EFFECT_SET_DEFENSE_FINAL": "def_halve"}
 
 
+# where a card goes instead of the Graveyard (GEN-18; docs/cards.md): read by _redirect, never by the rest
+REDIRECT_CODES = {"EFFECT_TO_GRAVE_REDIRECT": "graveyard_redirect",
+                  "EFFECT_BATTLE_DESTROY_REDIRECT": "battle_destroyed_redirect",
+                  "EFFECT_LEAVE_FIELD_REDIRECT": "leave_field_redirect"}
+CONTINUOUS.update(REDIRECT_CODES)
+REDIRECT_TO = {K.LOCATION["LOCATION_REMOVED"]: "banished", K.LOCATION["LOCATION_DECKSHF"]: "deck"}
+
+
 def continuous(decl, functions, equip_spell=False):
     """A `continuous` catalogue effect for a never-activated effect, or UNKNOWN; Derived(None)
     for one that changes nothing the Battle Phase rules read. An Equip Spell's EFFECT_TYPE_EQUIP
@@ -624,6 +636,8 @@ def continuous(decl, functions, equip_spell=False):
     text = code.text.strip() if code else ""
     if text not in CONTINUOUS:
         return UNKNOWN
+    if text in REDIRECT_CODES:
+        return _redirect(decl, functions, REDIRECT_CODES[text])
     typ = decl.get("Type") or 0
     if typ == K.ET["EQUIP"] and equip_spell and decl.settings.get("Condition") is None \
             and decl.settings.get("Range") is None and CONTINUOUS[text] not in vocab.GAME_CONTINUOUS:
@@ -675,6 +689,59 @@ def continuous(decl, functions, equip_spell=False):
     elif other:
         return UNKNOWN
     return Derived(e, decl.line)
+
+
+def _redirect(decl, functions, kind):
+    """A redirect the model holds, or UNKNOWN: its Value a constant the model has (LOCATION_REMOVED:
+    banished; LOCATION_DECKSHF: the Deck), a condition only "while this card is face-up" (GEN-18
+    reads that anyway), and not EFFECT_FLAG_CANNOT_DISABLE (it would apply while its effects are
+    negated, where GEN-18 stops it). EFFECT_TO_GRAVE_REDIRECT: a field effect of a card on the field
+    on every card of both players ("any card sent to the GY": Macro Cosmos), or on both Monster
+    Zones for REASON_BATTLE only ("monsters destroyed by battle": Grave Protector);
+    EFFECT_LEAVE_FIELD_REDIRECT: this card's own (a single effect); EFFECT_BATTLE_DESTROY_REDIRECT:
+    the monster this card destroys by battle (a single effect)."""
+    typ, props = decl.get("Type") or 0, decl.get("Property") or 0
+    value = decl.get("Value")
+    to = REDIRECT_TO.get(value) if value is not None else None
+    if to is None or props & K.EFFECT_FLAG["EFFECT_FLAG_CANNOT_DISABLE"]:
+        return UNKNOWN
+    cond = decl.settings.get("Condition")
+    if cond is not None and not _faceup_test(cond, functions, decl.cond_body):
+        return UNKNOWN
+    target = decl.settings.get("Target")
+    if kind == "graveyard_redirect":
+        rng, tr = decl.get("Range"), decl.settings.get("TargetRange")
+        on_field = K.LOCATION["LOCATION_MZONE"] | K.LOCATION["LOCATION_SZONE"] | K.LOCATION["LOCATION_FZONE"]
+        if typ != K.ET["FIELD"] or rng is None or not rng & on_field or rng & ~on_field or tr is None:
+            return UNKNOWN
+        ranges = [_const(x) for x in (tr.text.split(",") + ["0"])[:2]]
+        if target is None and ranges == [0xff, 0xff]:
+            return Derived({"kind": "continuous", "apply": {"do": "graveyard_redirect", "to": to}}, decl.line)
+        mz = K.LOCATION["LOCATION_MZONE"]
+        if target is not None and ranges == [mz, mz] and _battle_test(target, functions):
+            return Derived({"kind": "continuous", "apply": {"do": "battle_destroyed_redirect", "on": "all",
+                                                            "select": {"side": "both"}, "to": to}}, decl.line)
+        return UNKNOWN
+    if typ != K.ET["SINGLE"] or target is not None or decl.settings.get("Range") is not None:
+        return UNKNOWN
+    apply = {"do": kind, "to": to} if kind == "leave_field_redirect" else \
+        {"do": kind, "on": "battle_opponent", "to": to}
+    return Derived({"kind": "continuous", "apply": apply}, decl.line)
+
+
+def _faceup_test(cond, functions, body="") -> bool:
+    """A condition function that asks only whether this card is face-up: `return e:GetHandler():IsFaceup()`."""
+    text = body or functions.get(cond.text.strip(), ("", 0))[0] or cond.text
+    return bool(re.fullmatch(r"\s*(?:function)?\s*\(\s*(\w+)\s*\)\s*return\s+\1\s*:\s*GetHandler\s*\(\s*\)\s*:\s*IsFaceup"
+                             r"\s*\(\s*\)\s*(?:end\s*)?", text, re.S))
+
+
+def _battle_test(target, functions) -> bool:
+    """A target function `return c:IsReason(REASON_BATTLE)` (what is destroyed by battle)."""
+    body = functions.get(target.text.strip(), ("", 0))[0]
+    m = re.fullmatch(r"\s*\(\s*\w+\s*,\s*(\w+)\s*\)\s*return\s+(\w+)\s*:\s*IsReason\s*\(\s*REASON_BATTLE\s*\)\s*(?:end\s*)?",
+                     body, re.S)
+    return bool(m and m.group(1) == m.group(2))
 
 
 def _halving(value, functions, stat: str) -> bool:

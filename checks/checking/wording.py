@@ -86,7 +86,7 @@ ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "t
             "opponent_battling": "the opponent's battling monster", "all": "every monster it selects"}
 COST_WORDS = {"pay_lp": "pay {amount} LP", "pay_half_lp": "pay half its controller's LP",
               "discard": "discard a card", "tribute": "Tribute a monster", "send_self": "send this card to the Graveyard",
-              "banish_self": "banish this card"}
+              "banish_self": "banish this card", "discard_self": "discard this card"}
 CONTINUOUS_WORDS = {
     "atk_modifier": "gives {amount} ATK", "def_modifier": "gives {amount} DEF",
     "indestructible_by_battle": "keeps from being destroyed by battle",
@@ -105,7 +105,13 @@ CONTINUOUS_WORDS = {
     "remove_counter_instead": "loses {amount} counter(s) instead of being destroyed by battle, while it has them",
     "counter_after_battle": "gets {amount} counter(s) at the end of each Damage Step whose battle meets its condition",
     "atk_halve": "halves the ATK (after every change that adds)", "def_halve": "halves the DEF (after every change that adds)",
+    "graveyard_redirect": "has every card that would be sent to the Graveyard {to} instead",
+    "battle_destroyed_redirect": "has monsters destroyed by battle {to} instead of sent to the Graveyard",
+    "leave_field_redirect": "is {to} instead if it would leave the field",
+    "destroy_replace": "may have another monster destroyed instead if it would be destroyed by battle",
 }
+# where a redirect sends a card, in CONTINUOUS_WORDS' {to}
+REDIRECT_WORDS = {"banished": "banished", "deck": "shuffled into the Deck"}
 
 # a state variable's name in words (model/state.py); per-card ones follow the card's label
 STATE_WORDS = {
@@ -388,10 +394,14 @@ def continuous_facts(n, applies, archetype_id, name_id):
             who = ""
         else:
             who = {"self": " (itself)", "equipped": " (the monster it is equipped to)",
-                   "attacker": " (of the attacking monster)"}.get(a.on, f" ({select_words(a.select)})")
+                   "attacker": " (of the attacking monster)",
+                   "battle_opponent": " (destroyed by battle with it)"}.get(a.on, f" ({select_words(a.select)})")
+            if a.do == "destroy_replace":   # its selector is the card destroyed instead
+                who = f" ({select_words(a.select)})"
         position = {"attack": "face-up Attack", "defense": "Defense"}.get(a.position, "")
         fixed = " and fixes their battle positions" if a.fixed else ""
-        said = CONTINUOUS_WORDS[a.do].format(amount=a.amount, position=position, fixed=fixed)
+        said = CONTINUOUS_WORDS[a.do].format(amount=a.amount, position=position, fixed=fixed,
+                                             to=REDIRECT_WORDS.get(a.to, ""))
         if a.per == "counter":   # "gives 500 ATK" -> "gives 500 ATK for each counter on it"
             said += " for each counter on it"
         words = f"{n}: while face-up on the field it {said}{who} {yes}"
@@ -399,7 +409,8 @@ def continuous_facts(n, applies, archetype_id, name_id):
                     ("continuous_amount", k, a.amount, words),
                     ("continuous_position", k, vocab.POSITIONS.index(a.position) if a.position else 0, words),
                     ("continuous_fixed", k, int(a.fixed), words),
-                    ("continuous_per", k, vocab.CONTINUOUS_PER.index(a.per), words)]
+                    ("continuous_per", k, vocab.CONTINUOUS_PER.index(a.per), words),
+                    ("continuous_to", k, vocab.L[a.to] if a.to else 0, words)]
                    + select_facts("continuous", k, a.select, words, archetype_id, name_id))
     return out
 

@@ -12,21 +12,25 @@ from .chain import resolution_target
 from .effects import (
     FIELD,
     applying,
+    card_state,
     continuous_applies,
     continuous_condition,
     counters_on,
     equippable,
     monster_effects_negated,
+    picks,
     position_locks,
+    redirecting,
     slot,
     source_live,
 )
 
 
-@rule("GEN-18", "A continuous effect (stat modifiers, attack/position locks, counters, self-destruction) "
-      "applies only while its card is face-up on the field, unless \"negate the effects of "
-      "face-up monsters\" negates its monster or \"negate all Trap effects\" its Trap.",
-      ["S1 65-78", "card text"], shape="permission", name="continuous.applies")
+@rule("GEN-18", "A continuous effect (modifiers, locks, counters, self-destruction, where cards go instead) "
+      "applies only while its card is face-up on the field, unless \"negate the effects "
+      "of face-up monsters\" negates its monster or \"negate all Trap effects\" its Trap.",
+      ["S1 65-78", "S0-OCG 209-211", "S0-TCG 100", "S0-TCG 118-124", "card text"], shape="permission",
+      name="continuous.applies")
 def gen18(ctx):
     # the readers (damage calculation, BP-5, BP-6, the resolution of a drained monster's effect)
     # ask for this gate: without the rule no continuous effect applies
@@ -102,6 +106,113 @@ def _self_destroyed(ctx, j):
     return out
 
 
+MZ, GY = vocab.L["monster_zone"], vocab.L["graveyard"]
+# where a card can be moved off the field to by the other updates: a redirect replaces that move
+OFF_FIELD = tuple(vocab.L[n] for n in ("hand", "deck", "graveyard", "extra_deck"))
+
+
+@part("GEN-18", shape="update", priority=-1)
+def gen18_redirect(ctx):
+    """Where a card goes instead of the Graveyard ("any card sent to the GY is banished instead";
+    "monsters destroyed by battle are shuffled into the Deck instead"; "if this face-up card would
+    leave the field, banish it instead"): a settled update that rewrites the move the step's other
+    updates make (`ctx.mid`, and the other settled updates' self-destructions and Equip Cards'
+    destruction), so it applies wherever a card is sent to the Graveyard: by battle (at the end of
+    the Damage Step: D5-1, T7), a resolving effect, a cost, a Spell/Trap that resolved (GEN-14), a
+    self-destruction, an Equip Card losing its monster (GEN-20). It is listed before them: it wins.
+    The redirect is read as the step begins (its card face-up on the field, its activation
+    resolved). One that applies to every card, or to every monster destroyed by battle, applies
+    only if its own card stays on the field in this step (the cards that leave together are moved
+    together: ygopro-core operations.cpp `send_to` disables their field effects before it reads the
+    redirects); one about its own card or its own battle applies as that card leaves (S0-TCG 100:
+    "Dark Magician of Chaos", T5). Of several, the card's own leave-the-field redirect first
+    (ygopro-core: leave_field_redirect before destination_redirect), then the battle's ("destroyed
+    by battle with this card"), then "monsters destroyed by battle", then "any card" (yugioh-wiki.net
+    FAQ of "Grave Protector": with "Banisher of the Light" monsters destroyed by battle go to the
+    Deck, the other cards are banished); of two of one class, the first card's."""
+    return [Update("loc", i, when, value, settled=True) for i, (when, value) in enumerate(redirects(ctx))]
+
+
+def redirects(ctx):
+    """(when, where) for each card: a redirect replaces its move in this step (gen18_redirect)."""
+    return once(ctx, ("redirects",), lambda: [_redirect(ctx, i) for i in ctx.cards])
+
+
+def leaves_now(ctx, j):
+    """Card j, on the field as the step begins, is not on the field in the state the step's updates
+    leave: moved by an ordinary update, destroying itself, or an Equip Card losing its monster."""
+    def build():
+        mid = ctx.mid
+        moved = z3.And([mid.loc[j] != z for z in FIELD])
+        return z3.Or(moved, *self_destroyed(ctx, j), z3.And(ctx.lit("GEN-20"), equip_destroyed(ctx, j)))
+    return once(ctx, ("leaves_now", j), build)
+
+
+def _redirect(ctx, i):
+    S, pre, mid = ctx.S, ctx.pre, ctx.mid
+    destroyed = [*self_destroyed(ctx, i), z3.And(ctx.lit("GEN-20"), equip_destroyed(ctx, i))]
+    # it would be sent to the Graveyard in this step / leave the field (to the hand, Deck, Graveyard)
+    to_gy = z3.Or(z3.And(mid.loc[i] == GY, pre.loc[i] != GY), *destroyed)
+    off = z3.And(z3.Or([pre.loc[i] == z for z in FIELD]),
+                 z3.Or(z3.Or([mid.loc[i] == z for z in OFF_FIELD]), *destroyed))
+    # destroyed by battle and sent to the Graveyard now: entering the Damage Step's last part (D5-1,
+    # T7); such a monster is the attacker or the attack target, whose redirects are built once
+    # (battle_redirects), not once per card
+    last = vocab.W[ctx.ruleset.damage_step[-1]]
+    by_battle = z3.And(pre.dbb[i], pre.loc[i] == MZ, mid.window == last, pre.window != last, to_gy)
+    (opp_a, to_opp_a, all_a, to_all_a), (opp_t, to_opp_t, all_t, to_all_t) = battle_redirects(ctx)
+    attacker, target = pre.attacker == i, pre.target == i
+    any_gy, to_any = every_card_redirect(ctx)
+    pairs = [(z3.And(t, off), S.cont_to(s)) for j, s, t in redirecting(ctx, "leave_field_redirect", pre) if j == i]
+    pairs += [(z3.And(by_battle, z3.Or(z3.And(attacker, opp_a), z3.And(target, opp_t))), z3.If(attacker, to_opp_a, to_opp_t)),
+              (z3.And(by_battle, z3.Or(z3.And(attacker, all_a), z3.And(target, all_t))), z3.If(attacker, to_all_a, to_all_t)),
+              (z3.And(to_gy, any_gy), to_any)]
+    return first_of(pairs)
+
+
+def first_of(pairs):
+    """(some term holds, the destination of the first that does) over (term, destination) pairs."""
+    if not pairs:
+        return z3.BoolVal(False), z3.IntVal(GY)
+    value = pairs[-1][1]
+    for t, v in reversed(pairs[:-1]):
+        value = z3.If(t, v, value)
+    return z3.Or([t for t, _ in pairs]), value
+
+
+def every_card_redirect(ctx):
+    """(applies, where): an "any card sent to the GY is banished instead" applies, its card staying
+    on the field in this step (the cards that leave together are moved together: gen18_redirect);
+    the same for every card, so built once."""
+    def build():
+        S = ctx.S
+        return first_of([(z3.And(t, z3.Not(leaves_now(ctx, j))), S.cont_to(s))
+                         for j, s, t in redirecting(ctx, "graveyard_redirect", ctx.pre)])
+    return once(ctx, ("every_card_redirect",), build)
+
+
+def battle_redirects(ctx):
+    """For the attacker, then the attack target, when destroyed by battle: (a "destroyed by battle
+    with this card" of its battle opponent applies, where to, a "monsters destroyed by battle" that
+    picks it applies, where to). Only they can be destroyed by battle, so these are built for the
+    two battling monsters (terms), not for every card."""
+    def build():
+        S, pre = ctx.S, ctx.pre
+        on, ON = S.cont_on, vocab.CONTINUOUS_ON.index
+        battle = redirecting(ctx, "battle_destroyed_redirect", pre)
+        out = []
+        for monster, opponent in ((pre.attacker, pre.target), (pre.target, pre.attacker)):
+            facts = card_state(ctx, monster, pre)
+            mine = first_of([(z3.And(t, opponent == j, on(s) == ON("battle_opponent")), S.cont_to(s))
+                             for j, s, t in battle])
+            every = first_of([(z3.And(t, on(s) == ON("all"), z3.Not(leaves_now(ctx, j)),
+                                      picks(ctx, S.ctrl(j), "continuous", s, monster, facts, j)), S.cont_to(s))
+                              for j, s, t in battle])
+            out.append(mine + every)
+        return out
+    return once(ctx, ("battle_redirects",), build)
+
+
 @part("GEN-18", shape="update", priority=40)
 def gen18_counters(ctx):
     """Continuous effects that place or remove counters: "remove 1 counter from this card instead"
@@ -162,12 +273,31 @@ def gen20_destroyed(ctx):
     the Graveyard in that same step: a monster destroyed by battle leaves at the end of the Damage
     Step (D5-1, T7), and its Equip Cards with it. A card that left the field is unequipped."""
     mid = ctx.mid
-    leaves = [z3.Or(z3.Not(equippable(ctx, i, mid)), *self_destroyed(ctx, i)) for i in ctx.cards]
     ups = []
     for j in ctx.cards:
         m = mid.equip[j]
-        gone = z3.Or([z3.And(m == i, leaves[i]) for i in ctx.cards])
         here = z3.And(mid.faceup[j], z3.Or([mid.loc[j] == z for z in FIELD]))
-        ups += [Update("loc", j, z3.And(m != NONE, here, gone), z3.IntVal(vocab.L["graveyard"]), settled=True),
-                Update("equip", j, z3.And(m != NONE, z3.Or(z3.Not(here), gone)), z3.IntVal(NONE), settled=True)]
+        ups += [Update("loc", j, equip_destroyed(ctx, j), z3.IntVal(vocab.L["graveyard"]), settled=True),
+                Update("equip", j, z3.And(m != NONE, z3.Or(z3.Not(here), equip_gone(ctx, j))), z3.IntVal(NONE),
+                       settled=True)]
     return ups
+
+
+def equip_gone(ctx, j):
+    """Equip Card j's monster leaves the Monster Zone, is turned face-down, or destroys itself in
+    this step (in `ctx.mid`)."""
+    def build():
+        mid = ctx.mid
+        leaves = [z3.Or(z3.Not(equippable(ctx, i, mid)), *self_destroyed(ctx, i)) for i in ctx.cards]
+        return z3.Or([z3.And(mid.equip[j] == i, leaves[i]) for i in ctx.cards])
+    return once(ctx, ("equip_gone", j), build)
+
+
+def equip_destroyed(ctx, j):
+    """Equip Card j, still face-up on the field, is destroyed in this step because its monster goes
+    (GEN-20's update; a redirect reads it: gen18_redirect)."""
+    def build():
+        mid = ctx.mid
+        here = z3.And(mid.faceup[j], z3.Or([mid.loc[j] == z for z in FIELD]))
+        return z3.And(mid.equip[j] != NONE, here, equip_gone(ctx, j))
+    return once(ctx, ("equip_destroyed", j), build)

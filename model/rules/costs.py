@@ -1,11 +1,11 @@
 """Costs (GEN-16): what an effect's text makes its controller pay to activate it (pay LP, discard,
-Tribute, send or banish this card), paid at once on activation, in order."""
+Tribute, send, discard or banish this card), paid at once on activation, in order."""
 import z3
 
 from .. import vocab
 from ..state import NONE
 from .base import Update, part, rule
-from .effects import slot, target_fits
+from .effects import graveyard_barred, slot, target_fits
 from .resolution import PRIORITY as RESOLUTION
 
 MZ, GY, BAN, HAND = (vocab.L[n] for n in ("monster_zone", "graveyard", "banished", "hand"))
@@ -29,10 +29,12 @@ def lp_paid(ctx, eff, lp):
     return lp
 
 
-@rule("GEN-16", "An effect with a cost is activated only if its controller can pay it (enough LP "
-      "for a LP cost; a card of their own in the hand to discard, a monster of their own to "
-      "Tribute, of the kind the text names), and the cost is paid on activation.",
-      ["card text (general game mechanics, not in the sources)"], name="effect.cost")
+@rule("GEN-16", "An effect with a cost is activated only if its controller can pay it (LP; "
+      "a card of their own in the hand to discard, a monster of their own to Tribute, of the kind "
+      "the text names; a card sent to the GY must reach it); it is paid on activation.",
+      ["card text (general game mechanics, not in the sources)",
+       "yugioh-wiki.net 《次元の裂け目》《マクロコスモス》 (\"send to the GY\" costs cannot be paid, \"discard\" ones can)"],
+      name="effect.cost")
 def gen16(ctx):
     S, pre, act = ctx.S, ctx.pre, ctx.act
     eff, other, me = act.eff, act.other, act.player
@@ -49,7 +51,10 @@ def gen16(ctx):
     payable += [z3.Implies(has_cost(ctx, eff, "discard"), z3.And(mine, at == HAND, fits)),
                 z3.Implies(has_cost(ctx, eff, "tribute"), z3.And(mine, at == MZ, fits)),
                 # a card named as paid must be one the text asks for
-                z3.Implies(other != NONE, has_cost(ctx, eff, "discard", "tribute"))]
+                z3.Implies(other != NONE, has_cost(ctx, eff, "discard", "tribute")),
+                # "send this card to the GY" cannot be paid while a redirect would banish it instead
+                # ("discard this card" can: it is banished instead)
+                z3.Implies(has_cost(ctx, eff, "send_self"), z3.Not(graveyard_barred(ctx, self_card, pre)))]
     return z3.Implies(ctx.activating, z3.And(payable))
 
 
@@ -64,5 +69,5 @@ def gen16_pay(ctx):
         this = z3.And(ctx.activating, S.inst(eff) == i)
         ups += [Update("loc", i, paid, z3.IntVal(GY)),
                 Update("loc", i, z3.And(this, has_cost(ctx, eff, "banish_self")), z3.IntVal(BAN)),
-                Update("loc", i, z3.And(this, has_cost(ctx, eff, "send_self")), z3.IntVal(GY))]
+                Update("loc", i, z3.And(this, has_cost(ctx, eff, "send_self", "discard_self")), z3.IntVal(GY))]
     return ups

@@ -488,8 +488,39 @@ def activation_pending(ctx, j, st):
     """Card j's activation is on the Chain in `st`, not yet resolved: a Continuous Spell/Trap's
     effect applies once it resolves ("Final Attack Orders" changes the monsters' positions then)."""
     S = ctx.S
-    return z3.Or([z3.And(st.chain_len > k, S.inst(st.link_eff[k]) == j, ctx.ekind_is(st.link_eff[k], "activation"))
-                  for k in range(vocab.MAX_CHAIN)])
+    return once(ctx, ("activation_pending", j, st.prefix), lambda: z3.Or(
+        [z3.And(st.chain_len > k, S.inst(st.link_eff[k]) == j, ctx.ekind_is(st.link_eff[k], "activation"))
+         for k in range(vocab.MAX_CHAIN)]))
+
+
+# --- where a card goes instead (GEN-18: continuous.py moves it; costs.py, ocg.py read these) -----
+def redirecting(ctx, kind, st):
+    """(card j, slot s, term) for each continuous slot of `kind` (a vocab.REDIRECTS kind, or
+    destroy_replace) that applies in `st`, once its card's activation has resolved (a Continuous
+    Trap's "any card sent to the GY is banished instead" applies after its activation resolves,
+    as a position lock does)."""
+    return once(ctx, ("redirecting", kind, st.prefix), lambda: [
+        (j, s, z3.And(t, z3.Not(activation_pending(ctx, j, st)))) for j, s, t in applying(ctx, kind, st)])
+
+
+def graveyard_barred(ctx, card, st):
+    """A redirect keeps `card` (a term) from the Graveyard in `st`: an "any card sent to the GY is
+    banished instead" applies, or its own "if this face-up card would leave the field, banish it
+    instead" (it is face-up on the field). A cost that sends it to the Graveyard cannot be paid
+    (GEN-16: "send this card to the GY"; "discard this card" can, and it is banished instead)."""
+    every = [t for _, _, t in redirecting(ctx, "graveyard_redirect", st)]
+    own = [z3.And(t, card == j) for j, _, t in redirecting(ctx, "leave_field_redirect", st)]
+    return z3.Or(every + own) if every + own else z3.BoolVal(False)
+
+
+def replaceable_by(ctx, card, other, st):
+    """`card`'s "If this card would be destroyed, you can destroy another ... instead" (destroy_replace)
+    applies in `st` and its `instead` selector (the continuous slot's selector, seen from its
+    controller) picks `other` (both terms): the play's `replace card with other` (D3-7)."""
+    facts = card_state(ctx, other, st)
+    terms = [z3.And(t, card == j, picks(ctx, ctx.S.ctrl(j), "continuous", s, other, facts, j))
+             for j, s, t in redirecting(ctx, "destroy_replace", st)]
+    return z3.Or(terms) if terms else z3.BoolVal(False)
 
 
 def position_locks(ctx, card, st):

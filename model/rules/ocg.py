@@ -10,6 +10,7 @@ from .activation import event_trigger
 from .base import Update, part, rule, table_rule
 from .battle import chain_end
 from .calc import battler_gone
+from .effects import replaceable_by
 
 PRIORITY = 40   # update priority (lower wins): before the resolutions: D2-5 flips the target back (resolution.py)
 
@@ -164,14 +165,18 @@ table_rule("D3-6", "After damage calculation no recalculation happens even if a 
                 "no fixture can tell it from its absence.")
 
 
-@rule("D3-7", "Replacement-for-destruction effects are decided at damage calculation: only a "
-      "monster determined destroyed by battle can be replaced, by another face-up monster its "
-      "controller controls.", ["S2 57"])
+@rule("D3-7", "Replacement-for-destruction effects are decided at damage calculation: a monster "
+      "determined destroyed by battle with such an effect can be replaced by another face-up monster "
+      "its controller controls that its text names (not one destroyed by battle).", ["S2 57", "card text"])
 def d3_7(ctx):
     S, pre, act = ctx.S, ctx.pre, ctx.act
     c, o = act.card, act.other
+    # the card destroyed instead: what its text names ("another face-up \"Six Samurai\" monster you
+    # control": its destroy_replace selector), not one already determined destroyed by battle
+    # (EDOPro c95519486.lua, c27782503.lua: not STATUS_BATTLE_DESTROYED)
     ok = z3.And(ctx.sel(pre.dbb, c, z3.BoolVal(False)), c != o, ctx.monster_in_zone(o),
-                ctx.sel(pre.faceup, o, z3.BoolVal(False)), S.ctrl(o) == S.ctrl(c))
+                ctx.sel(pre.faceup, o, z3.BoolVal(False)), S.ctrl(o) == S.ctrl(c),
+                z3.Not(ctx.sel(pre.dbb, o, z3.BoolVal(False))), replaceable_by(ctx, c, o, pre))
     return z3.Implies(ctx.is_("replace"), z3.And(ok, ctx.grant("replace")))
 
 
@@ -227,7 +232,8 @@ def d4_7_apply(ctx):
 
 @rule("D5-1", "At the end of the Damage Step monsters destroyed by battle are sent to the "
       "Graveyard.", ["S0-OCG 209-211", "S3 70"], shape="update", priority=PRIORITY, expressible="partial",
-      note="Other destinations (Pendulum to the Extra Deck, \"Macro Cosmos\") are not modelled.", counterparts=["T7"])
+      note="Pendulum Monsters going to the Extra Deck are not modelled; a card that sends them elsewhere "
+           "(\"Macro Cosmos\", \"Grave Protector\", \"Dark Magician of Chaos\") is GEN-18's redirect.", counterparts=["T7"])
 def d5_1(ctx):
     return send_destroyed(ctx, "ds_end")
 

@@ -77,7 +77,8 @@ table_rule("T6", "Effect resolution: Flip Effects of monsters flipped by the att
 
 @rule("T7", "End of the Damage Step: destroyed monsters go to the Graveyard; \"destroyed by "
       "battle\" effects start a Chain.", ["S0-TCG 118-133"], shape="update", priority=PRIORITY, expressible="partial",
-      note="\"Macro Cosmos\" banishing and counters (\"B.E.S.\", \"Spacegate\") are not modelled.")
+      note="Pendulum Monsters going to the Extra Deck, and counters (\"B.E.S.\", \"Spacegate\"), are not "
+           "modelled; \"Macro Cosmos\" banishing them is GEN-18's redirect.")
 def t7(ctx):
     return send_destroyed(ctx, "t7_end")
 
