@@ -77,8 +77,10 @@ table_rule("T6", "Effect resolution: Flip Effects of monsters flipped by the att
 
 @rule("T7", "End of the Damage Step: destroyed monsters go to the Graveyard; \"destroyed by "
       "battle\" effects start a Chain.", ["S0-TCG 118-133"], shape="update", priority=PRIORITY, expressible="partial",
-      note="Pendulum Monsters going to the Extra Deck, and counters (\"B.E.S.\", \"Spacegate\"), are not "
-           "modelled; \"Macro Cosmos\" banishing them is GEN-18's redirect.")
+      note="Pendulum Monsters going to the Extra Deck are not modelled, and \"Des Mosquito\"'s counter is "
+           "removed at damage calculation (T4), where S0-TCG 127 removes it here; \"B.E.S.\"'s and \"Big Core\"'s "
+           "counters and \"Spacegate\"'s Gate Counter are their own effects at the end of the Damage Step "
+           "(GEN-18), and \"Macro Cosmos\" banishing them is GEN-18's redirect.")
 def t7(ctx):
     return send_destroyed(ctx, "t7_end")
 
