@@ -45,9 +45,8 @@ class Undetermined(Exception):
 
 # --- z3 term -> Python --------------------------------------------------------------------------
 K = z3  # operator kinds, by their z3 names
-NARY = {K.Z3_OP_AND: " and ", K.Z3_OP_OR: " or ", K.Z3_OP_ADD: " + ", K.Z3_OP_MUL: " * "}
-BINARY = {K.Z3_OP_EQ: "==", K.Z3_OP_IFF: "==", K.Z3_OP_XOR: "!=", K.Z3_OP_LE: "<=", K.Z3_OP_GE: ">=",
-          K.Z3_OP_LT: "<", K.Z3_OP_GT: ">"}
+COMPARE = {K.Z3_OP_EQ: "==", K.Z3_OP_IFF: "==", K.Z3_OP_XOR: "!=", K.Z3_OP_DISTINCT: "!=", K.Z3_OP_LE: "<=",
+           K.Z3_OP_GE: ">=", K.Z3_OP_LT: "<", K.Z3_OP_GT: ">"}   # of two arguments; the same in C
 CALLS = {K.Z3_OP_IDIV: "_div", K.Z3_OP_MOD: "_mod", K.Z3_OP_REM: "_rem"}
 LEAF = "leaf"   # an Op that reads a constant of the play: its one kid is the leaf's text
 
@@ -262,8 +261,40 @@ class Emitter:
         return lines
 
 
-class PythonPrinter:
+class Printer:
+    """Operations as expressions of one language: `FORMS` (kind -> (arity, format of the
+    arguments)) and `JOIN` (kind -> separator of any number of arguments), with the table reads
+    and the n-ary arithmetic the language's own."""
+    FORMS: dict = {}
+    JOIN: dict = {}
+
+    def code(self, op: Op, args) -> str:
+        k = op.kind
+        if k == LEAF:
+            return args[0]   # printed by `ref` already
+        if k == K.Z3_OP_UNINTERPRETED:
+            if len(args) != 1:
+                raise CompileError(f"function {op.name} of {len(args)} arguments")
+            return self.read(op, args[0])
+        if k in self.JOIN:
+            return self.join(k, args)
+        if k == K.Z3_OP_DISTINCT and len(args) > 2:
+            return self.distinct(args)
+        arity, form = self.FORMS.get(k, (None, None))
+        if arity != len(args):
+            raise CompileError(f"operator {op.name} ({k})")
+        return form.format(*args)
+
+    def join(self, k, args) -> str:
+        return self.JOIN[k].join(args)
+
+
+class PythonPrinter(Printer):
     """Operations as Python expressions."""
+    JOIN = {K.Z3_OP_AND: " and ", K.Z3_OP_OR: " or ", K.Z3_OP_ADD: " + ", K.Z3_OP_MUL: " * ", K.Z3_OP_SUB: " - "}
+    FORMS = {**{k: (2, "{0} %s {1}" % sign) for k, sign in COMPARE.items()},
+             K.Z3_OP_NOT: (1, "not {0}"), K.Z3_OP_IMPLIES: (2, "not {0} or {1}"), K.Z3_OP_ITE: (3, "{1} if {0} else {2}"),
+             K.Z3_OP_UMINUS: (1, "-{0}"), **{k: (2, f"{f}({{0}}, {{1}})") for k, f in CALLS.items()}}
 
     def __init__(self, statics: Statics, defined: set):
         self.statics, self.defined = statics, defined
@@ -278,38 +309,12 @@ class PythonPrinter:
         assert what == "define"
         return f"    _define(D, {name!r}, {arg}, {value})"
 
-    def code(self, op: Op, args) -> str:
-        k = op.kind
-        if k == LEAF:
-            return args[0]   # printed by `ref` already
-        if k == K.Z3_OP_UNINTERPRETED:
-            name = op.name
-            if len(args) != 1:
-                raise CompileError(f"function {name} of {len(args)} arguments")
-            table = f"D[{name!r}]" if name in self.defined else self.statics.tables[name]
-            default = "False" if op.is_bool else "0"
-            return f"{table}.get({args[0]}, {default})"
-        if k in NARY:
-            return NARY[k].join(args)
-        if k in BINARY and len(args) == 2:
-            return f"{args[0]} {BINARY[k]} {args[1]}"
-        if k == K.Z3_OP_DISTINCT and len(args) == 2:
-            return f"{args[0]} != {args[1]}"
-        if k == K.Z3_OP_DISTINCT:
-            return f"len({{{', '.join(args)}}}) == {len(args)}"
-        if k == K.Z3_OP_NOT:
-            return f"not {args[0]}"
-        if k == K.Z3_OP_IMPLIES:
-            return f"not {args[0]} or {args[1]}"
-        if k == K.Z3_OP_ITE:
-            return f"{args[1]} if {args[0]} else {args[2]}"
-        if k == K.Z3_OP_SUB:
-            return " - ".join(args)
-        if k == K.Z3_OP_UMINUS:
-            return f"-{args[0]}"
-        if k in CALLS and len(args) == 2:
-            return f"{CALLS[k]}({args[0]}, {args[1]})"
-        raise CompileError(f"operator {op.name} ({k})")
+    def read(self, op: Op, arg) -> str:
+        table = f"D[{op.name!r}]" if op.name in self.defined else self.statics.tables[op.name]
+        return f"{table}.get({arg}, {'False' if op.is_bool else '0'})"
+
+    def distinct(self, args) -> str:
+        return f"len({{{', '.join(args)}}}) == {len(args)}"
 
 
 class StepFunction:

@@ -35,7 +35,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from . import compiled, diskcache
-from .compiled import CALLS, LEAF, K, CompileError, Op, Program, Undetermined
+from .compiled import CALLS, COMPARE, K, CompileError, Op, Program, Undetermined
 from .state import ACTION_FIELDS, ACTIONS
 
 FORMAT = 1   # bump when the generated C's shape changes
@@ -114,8 +114,13 @@ I ygo_tables(Ctx *x, I n, const I *fn, const I *arg, const I *val, I *buf, I cap
 '''
 
 
-class CPrinter:
+class CPrinter(compiled.Printer):
     """The Emitter's operations as C expressions over int64_t (see the module's docstring)."""
+    MACROS = {K.Z3_OP_ADD: "ADD", K.Z3_OP_MUL: "MUL", K.Z3_OP_SUB: "SUB"}   # checked: see HELPERS
+    JOIN = {K.Z3_OP_AND: " && ", K.Z3_OP_OR: " || ", **dict.fromkeys(MACROS)}
+    FORMS = {**{k: (2, "{0} %s {1}" % sign) for k, sign in COMPARE.items()},
+             K.Z3_OP_NOT: (1, "!{0}"), K.Z3_OP_IMPLIES: (2, "!{0} || {1}"), K.Z3_OP_ITE: (3, "{0} ? {1} : {2}"),
+             K.Z3_OP_UMINUS: (1, "SUB(0, {0})"), **{k: (2, f"{f}({{0}}, {{1}}, &ov)") for k, f in CALLS.items()}}
 
     def __init__(self, prog: Program):
         self.tables = {t: k for k, t in enumerate(prog.statics.tables.values())}   # T<N> -> index
@@ -147,47 +152,23 @@ class CPrinter:
         k = self.defined[name]
         return f"    if (_define(&Dn{k}, Dk{k}, Dv{k}, {self.ref(arg)}, {self.ref(value)})) return {UNDETERMINED};"
 
-    def code(self, op: Op, args) -> str:
-        k = op.kind
-        if k == LEAF:
-            return args[0]   # printed by `ref` already
-        if k == K.Z3_OP_UNINTERPRETED:
-            if len(args) != 1:
-                raise CompileError(f"function {op.name} of {len(args)} arguments")
-            if op.name in self.defined:
-                d = self.defined[op.name]
-                return f"_dget(Dn{d}, Dk{d}, Dv{d}, {args[0]})"
-            return f"_get(&T[{self.tables[self.table_of[op.name]]}], {args[0]})"
-        if k == K.Z3_OP_AND:
-            return " && ".join(args)
-        if k == K.Z3_OP_OR:
-            return " || ".join(args)
-        if k in (K.Z3_OP_ADD, K.Z3_OP_MUL, K.Z3_OP_SUB):
-            macro = {K.Z3_OP_ADD: "ADD", K.Z3_OP_MUL: "MUL", K.Z3_OP_SUB: "SUB"}[k]
-            code = args[0]
-            for a in args[1:]:
-                code = f"{macro}({code}, {a})"
-            return code
-        if k in (K.Z3_OP_EQ, K.Z3_OP_IFF) and len(args) == 2:
-            return f"{args[0]} == {args[1]}"
-        if k in (K.Z3_OP_XOR, K.Z3_OP_DISTINCT) and len(args) == 2:
-            return f"{args[0]} != {args[1]}"
-        if k == K.Z3_OP_DISTINCT:
-            return " && ".join(f"{a} != {b}" for i, a in enumerate(args) for b in args[i + 1:])
-        cmp = {K.Z3_OP_LE: "<=", K.Z3_OP_GE: ">=", K.Z3_OP_LT: "<", K.Z3_OP_GT: ">"}
-        if k in cmp and len(args) == 2:
-            return f"{args[0]} {cmp[k]} {args[1]}"
-        if k == K.Z3_OP_NOT:
-            return f"!{args[0]}"
-        if k == K.Z3_OP_IMPLIES:
-            return f"!{args[0]} || {args[1]}"
-        if k == K.Z3_OP_ITE:
-            return f"{args[0]} ? {args[1]} : {args[2]}"
-        if k == K.Z3_OP_UMINUS:
-            return f"SUB(0, {args[0]})"
-        if k in CALLS and len(args) == 2:
-            return f"{CALLS[k]}({args[0]}, {args[1]}, &ov)"
-        raise CompileError(f"operator {op.name} ({k})")
+    def read(self, op: Op, arg) -> str:
+        if op.name in self.defined:
+            d = self.defined[op.name]
+            return f"_dget(Dn{d}, Dk{d}, Dv{d}, {arg})"
+        return f"_get(&T[{self.tables[self.table_of[op.name]]}], {arg})"
+
+    def join(self, k, args) -> str:
+        macro = self.MACROS.get(k)
+        if macro is None:
+            return super().join(k, args)
+        code = args[0]
+        for a in args[1:]:
+            code = f"{macro}({code}, {a})"
+        return code
+
+    def distinct(self, args) -> str:
+        return " && ".join(f"{a} != {b}" for i, a in enumerate(args) for b in args[i + 1:])
 
 
 def c_source(prog: Program, nstate: int) -> str:
