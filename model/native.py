@@ -379,6 +379,10 @@ def build(key: tuple, path: Path) -> bool:
     return True
 
 
+# the largest buckets built: the step function is one C function, and at 24 cards / 32 effects
+# it is 8 MB of C that gcc -O0 takes minutes and 9 GB to compile, for a step only 1.25 times the
+# Python one (docs/performance.md, "A native relation"); the fixtures go up to 12 / 12
+MAX_CARDS, MAX_EFFECTS = 12, 16
 _loaded: OrderedDict = OrderedDict()   # key -> NativeRelation | None (None: a build failed here)
 MEMORY = compiled.MEMORY
 
@@ -388,7 +392,7 @@ def relation(name: str, ncards: int, neffects: int, without: frozenset = frozens
     """The native relation for these (bucketed) sizes, from memory or the disk cache, or built
     now if the mode says so (`mode`, `spent`); None when it is off, not built, or cannot be."""
     how = mode()
-    if how == "off":
+    if how == "off" or ncards > MAX_CARDS or neffects > MAX_EFFECTS:
         return None
     key = (name, ncards, neffects, without, nwatched)
     if key in _loaded:

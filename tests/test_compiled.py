@@ -604,3 +604,11 @@ def test_c_operations_are_smt_libs(tmp_path):
         assert all(z3.is_int_value(v) or b == 0 for v in want)
         assert list(out) == [v.as_long() if z3.is_int_value(v) else 0 for v in want], (a, b)
     assert f((ctypes.c_int64 * 2)(2 ** 62, 4), out) == 1   # P0 * P1 past 2^63: reported
+
+
+def test_large_buckets_stay_on_the_python_path(monkeypatch):
+    """Past native.MAX_CARDS / MAX_EFFECTS no shared object is built or looked for."""
+    monkeypatch.setenv("YGO_TIMING_NATIVE", "1")
+    monkeypatch.setattr(native, "build", None)   # never called
+    assert native.relation("ocg", native.MAX_CARDS + 4, 4) is None
+    assert native.relation("ocg", 4, native.MAX_EFFECTS + 4) is None
