@@ -4,7 +4,12 @@ Every figure is CPU time (this process, or a child's rusage) with wall time besi
 median of --repeat runs (at least 5), measured in this run next to two baselines over the
 same plays: the floor (parsing the files alone) and the design limit (the compiled step
 functions in a bare loop over the plays' steps: what checking cannot go below without a
-faster relation). Targets (docs/performance.md) are printed beside the figures.
+faster relation), of the Python relation and of the native one (model/native.py). Targets
+(docs/performance.md) are printed beside the figures.
+
+The native relation is on (YGO_TIMING_NATIVE=1: each size bucket is built once, at -O0, in
+the cache) unless YGO_TIMING_NATIVE says otherwise; `check` of the legal plays is measured on
+both paths.
 """
 from __future__ import annotations
 
@@ -31,6 +36,7 @@ from ygo_timing.checking import batch  # noqa: E402
 from ygo_timing.checking.check import check_play  # noqa: E402
 from ygo_timing.checking.run import Run  # noqa: E402
 from ygo_timing.inputs.play import PlayError, load  # noqa: E402
+from ygo_timing.model import native  # noqa: E402
 from ygo_timing.model.state import ACTION_FIELDS  # noqa: E402
 
 EXE = shutil.which("ygo-timing") or str(Path(sys.executable).parent / "ygo-timing")
@@ -80,7 +86,8 @@ def floor(files):
 
 
 def recorded_steps(files):
-    """Each play's compiled relation, facts and concrete steps, for the bare loop."""
+    """Each play's compiled relation, prepared facts, first state and concrete steps, for the
+    bare loop; and its run (its facts and relation's key, for the native loop)."""
     cards = catalogue.catalogue()
     out = []
     for f in files:
@@ -93,18 +100,54 @@ def recorded_steps(files):
                 steps.append([act[k] for k in ACTION_FIELDS])
                 if run.eval_step(act, a.line)[0] != "sat":
                     break
-        out.append((run.evaluator, run.prepared, start, steps))
+        out.append((run.evaluator, run.prepared, start, steps, run))
     return out
 
 
 def design_limit(recorded):
     """The compiled step functions in a bare loop: no parsing, no expansion, no bookkeeping."""
-    for ev, prepared, vals, steps in recorded:
+    for ev, prepared, vals, steps, _ in recorded:
         for act in steps:
             broken, post = ev.step(vals, act, prepared)
             if broken:
                 break
             vals = post
+
+
+def native_plays(recorded):
+    """Each recorded play's buffers on its native relation (facts and statics set up); None if a
+    relation is not native (off, or no C compiler)."""
+    out = []
+    for _, _, start, steps, run in recorded:
+        rel = native.relation(*run.key)
+        if rel is None:
+            return None
+        out.append((rel.play(run.facts, start), start, steps))
+    return out
+
+
+def native_limit(plays):
+    """The native step function in a bare loop: each play's state reset, then its steps."""
+    for play, start, steps in plays:
+        play.vals[:] = start
+        for act in steps:
+            if play.step(act):
+                break
+
+
+def on_python(fn):
+    """`fn` with the native path off."""
+    def run():
+        saved = os.environ.get("YGO_TIMING_NATIVE")
+        os.environ["YGO_TIMING_NATIVE"] = "0"
+        try:
+            return fn()
+        finally:
+            if saved is None:
+                del os.environ["YGO_TIMING_NATIVE"]
+            else:
+                os.environ["YGO_TIMING_NATIVE"] = saved
+    return run
 
 
 def check(files, jobs=1):
@@ -135,6 +178,7 @@ def main():
     args = ap.parse_args()
     repeat = max(5, args.repeat)
     quick = args.quick
+    os.environ.setdefault("YGO_TIMING_NATIVE", "1")
     print(f"machine: {machine()}")
     with tempfile.TemporaryDirectory(prefix="ygo-bench-") as tmp:
         tmp = Path(tmp)
@@ -157,13 +201,20 @@ def main():
         print(f"action mix: {', '.join(f'{k} {v / n_all:.0%}' for k, v in kinds.most_common())}")
         print(f"median of {repeat} runs\n")
 
-        check(files[:4])   # load the compiled and solver relations once, outside the timings
+        row("first check, all plays (builds what the cache lacks)", timed(lambda: check(files), 1))   # outside the timings
         rec_legal = recorded_steps(legal)
         row("floor: parsing alone (legal plays)", timed(lambda: floor(legal), repeat), n_legal)
         limit = timed(lambda: design_limit(rec_legal), repeat)
         row("design limit: bare compiled steps (legal)", limit, n_legal)
-        row("check, 1 process (legal plays)", timed(lambda: check(legal), repeat), n_legal, limit[0],
-            ">= 20,000 actions/s, <= 3x design limit")
+        fast = native_plays(rec_legal)
+        if fast is not None:
+            limit = timed(lambda: native_limit(fast), repeat)
+            row("design limit: bare native steps (legal)", limit, n_legal)
+        row(f"check, 1 process (legal plays{', native' if fast else ''})", timed(lambda: check(legal), repeat),
+            n_legal, limit[0], ">= 20,000 actions/s, <= 3x design limit")
+        if fast is not None:
+            row("check, 1 process (legal plays, Python path)", timed(on_python(lambda: check(legal)), repeat),
+                n_legal, limit[0])
         row("check, 1 process (all plays, 10% illegal)", timed(lambda: check(files), repeat), n_all,
             target=">= 5,000 actions/s")
         row("check --jobs 2 (all plays)", timed(lambda: check(files, 2), repeat), n_all)

@@ -3,12 +3,14 @@
 Prints the generated source's lines per step function (model/compiled.py) and, over legal plays
 walked from set-ups of exactly that bucket, the design limit (the step functions in a bare loop,
 as bench/run.py measures it) and `check` in one process: CPU time with wall time beside it, the
-median of --repeat runs. Figures, never asserted. bench/run.py keeps to small set-ups (a cold CI
+median of --repeat runs; then the same on the native relation (model/native.py), built here if
+the cache lacks it. Figures, never asserted. bench/run.py keeps to small set-ups (a cold CI
 cache); this is for the sizes where the step functions' size dominates.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import re
 import sys
@@ -19,7 +21,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from corpus import grow, setups  # noqa: E402
-from run import check, design_limit, recorded_steps, row, timed  # noqa: E402
+from run import (  # noqa: E402
+    check,
+    children_cpu,
+    design_limit,
+    native_limit,
+    native_plays,
+    on_python,
+    recorded_steps,
+    row,
+    timed,
+)
 from ygo_timing.cards import catalogue  # noqa: E402
 from ygo_timing.checking.run import Run  # noqa: E402
 from ygo_timing.inputs.play import PlayError, load, to_text  # noqa: E402
@@ -42,6 +54,7 @@ def bucket_of(play, cards):
 
 
 def main():
+    os.environ.setdefault("YGO_TIMING_NATIVE", "1")
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cards", type=int, default=24, help="cards a set-up (its bucket is compiled)")
     ap.add_argument("--effects", type=int, default=32, help="keep the set-ups of this effects bucket")
@@ -74,9 +87,18 @@ def main():
         n = sum(len(load(str(f)).actions) for f in files)
         print(f"{len(files)} legal plays, {n} actions, {sum(len(r[3]) for r in recorded)} compiled steps; "
               f"median of {max(5, args.repeat)} runs")
-        limit = timed(lambda: design_limit(recorded), max(5, args.repeat))
+        repeat = max(5, args.repeat)
+        limit = timed(lambda: design_limit(recorded), repeat)
         row("design limit: bare compiled steps", limit, n)
-        row("check, 1 process (legal plays)", timed(lambda: check(files), max(5, args.repeat)), n, limit[0])
+        row("check, 1 process (legal plays, Python path)", timed(on_python(lambda: check(files)), repeat), n, limit[0])
+        c, w = time.process_time() + children_cpu(), time.perf_counter()
+        fast = native_plays(recorded)   # builds the native relation if the cache lacks it
+        if fast is not None:
+            print(f"native relation ready in {time.process_time() + children_cpu() - c:.1f} s CPU (the compiler's "
+                  f"included), {time.perf_counter() - w:.1f} s wall")
+            limit = timed(lambda: native_limit(fast), repeat)
+            row("design limit: bare native steps", limit, n)
+            row("check, 1 process (legal plays, native)", timed(lambda: check(files), repeat), n, limit[0])
 
 
 if __name__ == "__main__":

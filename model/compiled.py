@@ -32,7 +32,7 @@ from . import dag, diskcache
 from .dag import Reads
 from .state import ACTIONS
 
-FORMAT = 3   # bump when the generated code's shape changes
+FORMAT = 4   # bump when the generated code's shape changes
 
 
 class CompileError(Exception):
@@ -45,10 +45,10 @@ class Undetermined(Exception):
 
 # --- z3 term -> Python --------------------------------------------------------------------------
 K = z3  # operator kinds, by their z3 names
-NARY = {K.Z3_OP_AND: " and ", K.Z3_OP_OR: " or ", K.Z3_OP_ADD: " + ", K.Z3_OP_MUL: " * "}
-BINARY = {K.Z3_OP_EQ: "==", K.Z3_OP_IFF: "==", K.Z3_OP_XOR: "!=", K.Z3_OP_LE: "<=", K.Z3_OP_GE: ">=",
-          K.Z3_OP_LT: "<", K.Z3_OP_GT: ">"}
+COMPARE = {K.Z3_OP_EQ: "==", K.Z3_OP_IFF: "==", K.Z3_OP_XOR: "!=", K.Z3_OP_DISTINCT: "!=", K.Z3_OP_LE: "<=",
+           K.Z3_OP_GE: ">=", K.Z3_OP_LT: "<", K.Z3_OP_GT: ">"}   # of two arguments; the same in C
 CALLS = {K.Z3_OP_IDIV: "_div", K.Z3_OP_MOD: "_mod", K.Z3_OP_REM: "_rem"}
+LEAF = "leaf"   # an Op that reads a constant of the play: its one kid is the leaf's text
 
 HELPERS = '''
 _NONE = {}   # a function with no facts: every point is open
@@ -75,7 +75,7 @@ class Statics:
 
     def __init__(self):
         self.names: dict[int, str] = {}   # node id -> literal text or s<N>
-        self.lines: list[str] = []
+        self.ops: list[Op] = []           # s<N> is ops[N], whose kids are names
         self.tables: dict[str, str] = {}  # static function name -> local T<N>
         self.keep = []   # z3 reuses the ids of freed terms: hold every term named here
 
@@ -127,11 +127,12 @@ def post_order(c, term, done, nodes: dict):
 
 
 class Op:
-    """One node of a step function, kept until the function is printed (`Emitter.finish`)."""
+    """One node of a step function (kids: node ids) or of `prepare` (kids: names), kept until the
+    function is printed (`Emitter.finish`)."""
     __slots__ = ("is_bool", "kids", "kind", "name", "var")
 
-    def __init__(self, node: Node, kid_ids, var):
-        self.kind, self.name, self.is_bool, self.kids, self.var = node.kind, node.name, node.is_bool, kid_ids, var
+    def __init__(self, node: Node, kids, var):
+        self.kind, self.name, self.is_bool, self.kids, self.var = node.kind, node.name, node.is_bool, kids, var
 
 
 # An inlined expression deeper than this (in parentheses) or longer (in characters) is assigned to
@@ -140,8 +141,9 @@ MAX_DEPTH, MAX_LENGTH = 40, 4000
 
 
 class Emitter:
-    """Prints a DAG of z3 terms as a step function's body, each node once, children first; nodes
-    that depend on the facts only go to the shared `Statics`.
+    """Collects a DAG of z3 terms as a step function's operations, each node once, children
+    first; nodes that depend on the facts only go to the shared `Statics`. `finish` prints them
+    with a printer: Python here, C in model/native.py (the same operations, the same order).
 
     A node with exactly one parent in the function is printed inside its parent's expression, not
     assigned to a variable, so that Python's short-circuit `and` / `or` and conditional
@@ -159,10 +161,10 @@ class Emitter:
         self.ops: dict[int, Op] = {}       # node id -> its operation, in creation order
         self.parents: dict[int, int] = {}  # node id -> how many times an op reads it
         self.roots: set[int] = set()
-        self.order: list = []              # node ids and statement lines, in order
+        self.order: list = []              # node ids and statements (tuples), in order
         self.lines: list[str] = []         # the body, once `finish` has printed it
         self.keep = []
-        self.used: set[str] = set()   # static names this function reads
+        self.used: set[str] = set()   # static names and tables this function reads
 
     def value(self, e) -> str:
         """A name for term `e` (a literal, a leaf, a static or a variable) valid from here on."""
@@ -175,9 +177,10 @@ class Emitter:
         self.roots.add(nid)
         return self._ref(nid)
 
-    def statement(self, line: str):
-        """A line of the body, after every node emitted so far."""
-        self.order.append(line)
+    def statement(self, *words):
+        """A statement of the body, after every node emitted so far: ("define", function, arg,
+        value) is the only kind."""
+        self.order.append(words)
 
     def _ref(self, nid):
         if nid in self.names:
@@ -198,6 +201,9 @@ class Emitter:
             return
         kid_ids = [dag.ast_id(c, a) for a in node.kids]
         static, leaf = all(i in st.names for i in kid_ids), False
+        table = k == K.Z3_OP_UNINTERPRETED and node.kids and node.name not in self.defined
+        if table:
+            st.table(node.name)
         if k == K.Z3_OP_UNINTERPRETED and not node.kids:
             if node.name not in self.leaves:
                 raise CompileError(f"free variable {node.name}")
@@ -205,30 +211,34 @@ class Emitter:
             static, leaf = code.startswith("C"), not code.startswith("C")
         else:
             static = static and not (k == K.Z3_OP_UNINTERPRETED and node.name in self.defined)
-            if static:
-                code = self._code(node, [st.names[i] for i in kid_ids])
         if leaf:   # P[i], A[i] or an earlier post value: read in place
             self.names[nid] = code
-        elif static:
-            st.names[nid] = f"s{len(st.lines)}"
-            st.lines.append(f"    s{len(st.lines)} = {code}")
+        elif static:   # prepare's: an operation on statics, or a constant of the play (C)
+            st.names[nid] = f"s{len(st.ops)}"
+            op = Op(node, [st.names[i] for i in kid_ids] if node.kids else [code], st.names[nid])
+            if not node.kids:
+                op.kind = LEAF
+            st.ops.append(op)
         else:
             for i in kid_ids:
                 self._ref(i)   # note the statics it reads
                 if i in self.ops:
                     self.parents[i] = self.parents.get(i, 0) + 1
+            if table:
+                self.used.add(st.tables[node.name])
             self.names[nid] = f"v{len(self.ops)}"
             self.ops[nid] = Op(node, kid_ids, self.names[nid])
             self.order.append(nid)
 
-    def finish(self):
+    def finish(self, printer=None):
         """Print the body: each op a variable or inlined into its one parent (see the class)."""
+        printer = printer or PythonPrinter(self.statics, self.defined)
         ops, parents, roots, names = self.ops, self.parents, self.roots, self.names
         inline: dict[int, tuple] = {}   # inlined node id -> (its expression, depth, inlined nodes)
         lines = []
         for item in self.order:
-            if isinstance(item, str):
-                lines.append(item)
+            if isinstance(item, tuple):
+                lines.append(printer.statement(*item))
                 continue
             op = ops[item]
             args, depth, cost = [], 0, 1
@@ -238,60 +248,108 @@ class Emitter:
                     args.append((n, f"({expr})"))
                     depth, cost = max(depth, d), cost + n
                 else:
-                    args.append((0, names.get(i) or self.statics.names[i]))
+                    args.append((0, printer.ref(names.get(i) or self.statics.names[i])))
             if op.kind in (K.Z3_OP_AND, K.Z3_OP_OR):   # cheapest first: pure, so the order is free
                 args.sort(key=lambda a: a[0])
-            code = self._code(op, [a for _, a in args])
+            code = printer.code(op, [a for _, a in args])
             if item in roots or parents.get(item, 0) != 1 or depth >= MAX_DEPTH or len(code) > MAX_LENGTH:
-                lines.append(f"    {op.var} = {code}")
+                lines.append(printer.assign(op.var, code))
             else:
                 inline[item] = (code, depth + 1, cost)
         assert not inline, "an inlined node without its parent"
         self.lines = lines
+        return lines
 
-    def _code(self, node, args) -> str:
-        k = node.kind
+
+class Printer:
+    """Operations as expressions of one language: `FORMS` (kind -> (arity, format of the
+    arguments)) and `JOIN` (kind -> separator of any number of arguments), with the table reads
+    and the n-ary arithmetic the language's own."""
+    FORMS: dict = {}
+    JOIN: dict = {}
+
+    def code(self, op: Op, args) -> str:
+        k = op.kind
+        if k == LEAF:
+            return args[0]   # printed by `ref` already
         if k == K.Z3_OP_UNINTERPRETED:
-            name = node.name
             if len(args) != 1:
-                raise CompileError(f"function {name} of {len(args)} arguments")
-            table = f"D[{name!r}]" if name in self.defined else self.statics.table(name)
-            if not table.startswith("D"):
-                self.used.add(table)
-            default = "False" if node.is_bool else "0"
-            return f"{table}.get({args[0]}, {default})"
-        if k in NARY:
-            return NARY[k].join(args)
-        if k in BINARY and len(args) == 2:
-            return f"{args[0]} {BINARY[k]} {args[1]}"
-        if k == K.Z3_OP_DISTINCT and len(args) == 2:
-            return f"{args[0]} != {args[1]}"
-        if k == K.Z3_OP_DISTINCT:
-            return f"len({{{', '.join(args)}}}) == {len(args)}"
-        if k == K.Z3_OP_NOT:
-            return f"not {args[0]}"
-        if k == K.Z3_OP_IMPLIES:
-            return f"not {args[0]} or {args[1]}"
-        if k == K.Z3_OP_ITE:
-            return f"{args[1]} if {args[0]} else {args[2]}"
-        if k == K.Z3_OP_SUB:
-            return " - ".join(args)
-        if k == K.Z3_OP_UMINUS:
-            return f"-{args[0]}"
-        if k in CALLS and len(args) == 2:
-            return f"{CALLS[k]}({args[0]}, {args[1]})"
-        raise CompileError(f"operator {node.name} ({k})")
+                raise CompileError(f"function {op.name} of {len(args)} arguments")
+            return self.read(op, args[0])
+        if k in self.JOIN:
+            return self.join(k, args)
+        if k == K.Z3_OP_DISTINCT and len(args) > 2:
+            return self.distinct(args)
+        arity, form = self.FORMS.get(k, (None, None))
+        if arity != len(args):
+            raise CompileError(f"operator {op.name} ({k})")
+        return form.format(*args)
+
+    def join(self, k, args) -> str:
+        return self.JOIN[k].join(args)
 
 
-def generate(rel) -> str:
-    """Python source of the module: `prepare(T, C)` computes what depends on the play's facts
-    only; `step_<kind>(P, A, K)` checks one step of that action kind."""
+class PythonPrinter(Printer):
+    """Operations as Python expressions."""
+    JOIN = {K.Z3_OP_AND: " and ", K.Z3_OP_OR: " or ", K.Z3_OP_ADD: " + ", K.Z3_OP_MUL: " * ", K.Z3_OP_SUB: " - "}
+    FORMS = {**{k: (2, "{0} %s {1}" % sign) for k, sign in COMPARE.items()},
+             K.Z3_OP_NOT: (1, "not {0}"), K.Z3_OP_IMPLIES: (2, "not {0} or {1}"), K.Z3_OP_ITE: (3, "{1} if {0} else {2}"),
+             K.Z3_OP_UMINUS: (1, "-{0}"), **{k: (2, f"{f}({{0}}, {{1}})") for k, f in CALLS.items()}}
+
+    def __init__(self, statics: Statics, defined: set):
+        self.statics, self.defined = statics, defined
+
+    def ref(self, name: str) -> str:
+        return name   # the Emitter's names are Python already
+
+    def assign(self, var, code) -> str:
+        return f"    {var} = {code}"
+
+    def statement(self, what, name, arg, value) -> str:
+        assert what == "define"
+        return f"    _define(D, {name!r}, {arg}, {value})"
+
+    def read(self, op: Op, arg) -> str:
+        table = f"D[{op.name!r}]" if op.name in self.defined else self.statics.tables[op.name]
+        return f"{table}.get({arg}, {'False' if op.is_bool else '0'})"
+
+    def distinct(self, args) -> str:
+        return f"len({{{', '.join(args)}}}) == {len(args)}"
+
+
+class StepFunction:
+    """One action kind's step, collected: its operations (`em`), then the names of the state
+    after (`post`, in the state's order) and of the restrictions' values (`oks`, RULE_IDS order)."""
+
+    def __init__(self, kind: int, em: Emitter, post: list[str], oks: list[str]):
+        self.kind, self.em, self.post, self.oks = kind, em, post, oks
+
+    def used(self) -> list[str]:
+        """The tables and statics the function reads from `prepare`, in a stable order."""
+        return sorted(self.em.used, key=lambda n: (n[0], int(n[1:])))
+
+
+class Program:
+    """The relation's terms as operations, before printing: `prepare`'s (the statics), each
+    action kind's step function, the defined functions and the rule IDs of the restrictions."""
+
+    def __init__(self, statics: Statics, steps: list[StepFunction], defined: list[str], rule_ids: list[str],
+                 consts: list[str]):
+        self.statics, self.steps, self.defined, self.rule_ids = statics, steps, defined, rule_ids
+        self.consts = consts   # the play's constants, read as C.get(name, 0)
+
+
+def program(rel, kinds=tuple(range(len(ACTIONS)))) -> Program:
+    """The terms of relation `rel` with every rule literal true, simplified per action kind and
+    collected as operations (see the module's docstring). A kind None is the terms with the
+    action kind left a variable (A[0]): one function for every kind."""
     ctx = rel.ctx
     pre, act, post = ctx.pre.fields(), ctx.act.fields(), ctx.post.fields()
     leaves = {v.decl().name(): f"P[{i}]" for i, (_, v) in enumerate(pre)}
     leaves.update({v.decl().name(): f"A[{i}]" for i, (_, v) in enumerate(act)})
-    leaves.update({ctx.S.turn.decl().name(): "C.get('turn', 0)",
-                   ctx.S.tp.decl().name(): "C.get('turn_player', 0)"})
+    consts = ["turn", "turn_player"]
+    for name, var in zip(consts, (ctx.S.turn, ctx.S.tp)):
+        leaves[var.decl().name()] = f"C.get({name!r}, 0)"
     true = [(lit, z3.BoolVal(True)) for lit in list(rel.lits.values()) + list(rel.rlits.values())]
     # definitions: F(a) == t pairs; F is then read from the table D the pairs fill
     pairs = []
@@ -307,7 +365,7 @@ def generate(rel) -> str:
     post_names = [v.decl().name() for _, v in post]
 
     statics = Statics()
-    steps, frontier = [], []
+    steps = []
     # which post variables each kind's terms read: one walk for all kinds, whose simplified terms
     # share most of their nodes
     refs = Reads(set(post_names), ctx.pre.window.ctx)
@@ -320,12 +378,13 @@ def generate(rel) -> str:
         + restriction_terms
     bare = _substitute_all(_bundle(terms), true)
 
-    for kind in range(len(ACTIONS)):
-        simple = iter(z3.simplify(_substitute(bare, ctx.act.kind, z3.IntVal(kind))).children())
+    for kind in kinds:
+        simple = iter(z3.simplify(bare if kind is None else _substitute(bare, ctx.act.kind, z3.IntVal(kind)))
+                      .children())
         em = Emitter(dict(leaves), statics, defined, ctx.pre.window.ctx, nodes)
         for name, _, _ in pairs:
             a, v = em.value(next(simple)), em.value(next(simple))
-            em.statement(f"    _define(D, {name!r}, {a}, {v})")
+            em.statement("define", name, a, v)
         # the state after: each post variable's equation, in dependency order
         rhs = {v.decl().name(): next(simple) for _, v in post}
         done: dict[str, str] = {}
@@ -344,27 +403,40 @@ def generate(rel) -> str:
             emit_post(name)
         em.leaves.update(done)
         oks = [em.value(t) for t in simple]
-        em.finish()
-        used = sorted(em.used, key=lambda n: (n[0], int(n[1:])))
-        frontier.append(used)
-        body = [f"def step_{kind}(P, A, K):"]
-        if used:
-            body.append(f"    {', '.join(used)}, = K[{kind}]")
-        if pairs:
-            body.append("    D = {}")
-        body += em.lines
-        body.append(f"    post = [{', '.join(done[n] for n in post_names)}]")
-        body.append(f"    if {' and '.join(ok for ok in oks if ok != 'True') or 'True'}:")
-        body.append("        return (), post")
-        body.append(f"    return tuple(r for r, ok in zip(RULE_IDS, ({', '.join(oks)},)) if not ok), post")
-        steps.append("\n".join(body) + "\n")
+        steps.append(StepFunction(kind, em, [done[n] for n in post_names], oks))
+    return Program(statics, steps, sorted(defined), rule_ids, consts)
+
+
+def generate(rel) -> str:
+    """Python source of the module: `prepare(T, C)` computes what depends on the play's facts
+    only; `step_<kind>(P, A, K)` checks one step of that action kind."""
+    return python_source(program(rel))
+
+
+def python_source(prog: Program) -> str:
+    statics = prog.statics
+    printer = PythonPrinter(statics, set(prog.defined))
+    out = ["# generated by ygo_timing.model.compiled; do not edit", HELPERS]
     prepare = ["def prepare(T, C):"]
     prepare += [f"    {t} = T.get({n!r}, _NONE)" for n, t in statics.tables.items()]
-    prepare += statics.lines
-    prepare.append("    return (" + " ".join(f"({''.join(n + ', ' for n in used)})," for used in frontier) + ")")
-    out = ["# generated by ygo_timing.model.compiled; do not edit", HELPERS, "\n".join(prepare) + "\n"] + steps
-    out.append(f"RULE_IDS = {tuple(rule_ids)!r}")
-    out.append(f"STEPS = ({', '.join(f'step_{k}' for k in range(len(ACTIONS)))},)")
+    prepare += [f"    {op.var} = {printer.code(op, op.kids)}" for op in statics.ops]
+    prepare.append("    return (" + " ".join(f"({''.join(n + ', ' for n in f.used())})," for f in prog.steps) + ")")
+    out.append("\n".join(prepare) + "\n")
+    for f in prog.steps:
+        body = [f"def step_{f.kind}(P, A, K):"]
+        used = f.used()
+        if used:
+            body.append(f"    {', '.join(used)}, = K[{f.kind}]")
+        if prog.defined:
+            body.append("    D = {}")
+        body += f.em.finish(printer)
+        body.append(f"    post = [{', '.join(f.post)}]")
+        body.append(f"    if {' and '.join(ok for ok in f.oks if ok != 'True') or 'True'}:")
+        body.append("        return (), post")
+        body.append(f"    return tuple(r for r, ok in zip(RULE_IDS, ({', '.join(f.oks)},)) if not ok), post")
+        out.append("\n".join(body) + "\n")
+    out.append(f"RULE_IDS = {tuple(prog.rule_ids)!r}")
+    out.append(f"STEPS = ({', '.join(f'step_{f.kind}' for f in prog.steps)},)")
     out.append('''
 
 def _define(D, name, arg, value):

@@ -4,9 +4,12 @@
 its "legal" trustworthy: on every fixture and on random action sequences, both paths
 must give the same verdict, the same broken rules and the same state after.
 """
+import ctypes
+import dataclasses
 import json
 import os
 import random
+import subprocess
 from collections import OrderedDict
 
 import pytest
@@ -17,7 +20,7 @@ from ygo_timing.checking.explain import Explainer
 from ygo_timing.checking.facts import play_cards
 from ygo_timing.checking.run import Run, walk
 from ygo_timing.inputs.play import load
-from ygo_timing.model import compiled, step, vocab
+from ygo_timing.model import compiled, native, step, vocab
 from ygo_timing.model.state import ACTION_FIELDS, ACTIONS, NONE, Action
 
 PLAYS = sorted(p for p in FIXTURES.rglob("*.play"))
@@ -375,3 +378,237 @@ def test_lazy_and_eager_code_agree_on_the_relation(monkeypatch):
                 continue
             break
     assert compared > 500
+
+
+# --- the native relation (model/native.py): the same operations printed as C -------------------
+needs_cc = pytest.mark.skipif(native.compiler() is None, reason="no C compiler")
+
+
+@pytest.fixture
+def native_on(monkeypatch):
+    """Native relations built at first need (in the test session's cache, so each size bucket is
+    compiled once)."""
+    monkeypatch.setenv("YGO_TIMING_NATIVE", "1")
+
+
+def both_steps(run, play, vals, act):
+    """One step from `vals` by the Python relation and by the native one: (broken rules, state
+    after) each, or "undetermined"."""
+    vec = [act[f] for f in ACTION_FIELDS]
+    try:
+        broken, post = run.evaluator.step(list(vals), vec, run.prepared)
+        python = tuple(broken), post
+    except compiled.Undetermined:
+        python = "undetermined"
+    play.vals[:] = vals
+    try:
+        broken = play.step(vec)
+        c = broken, play.values(play.after)
+    except compiled.Undetermined:
+        c = "undetermined"
+    return python, c
+
+
+@needs_cc
+@pytest.mark.parametrize("path", PLAYS, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_native_steps_agree(path, native_on):
+    """Every step of the fixture's compiled walk, and random actions from each state reached,
+    taken by the Python and the native relation from the same state: the same broken rules (in
+    the same order) and the same state after (also of an illegal step); and the native walk
+    keeps a legal play's outcome and state, and leaves any other play as it found it."""
+    play = load(str(path))
+    cards = play_cards(play)
+    fresh = lambda: Run(play, play.ruleset or "ocg", cards, 60_000, 500_000_000)   # noqa: E731
+    python = fresh()
+    expected = walk(python, python.eval_step)
+    run = fresh()
+    rel = native.relation(*run.key)
+    assert rel is not None, "the native relation was not built"
+    cplay = rel.play(run.facts, run.vals)
+    rng = random.Random(path.name)
+    for index, a in enumerate(play.actions, start=1):
+        if index == expected.index and expected.kind == "error":
+            break
+        acts = run.steps_for(a)
+        for act in (acts if acts is not None else list(run.resolve_steps(a))):
+            for cand in [act] + [random_action(rng, run) for _ in range(3)]:
+                python_step, native_step = both_steps(run, cplay, run.vals, cand)
+                assert python_step == native_step, f"{path.name}:{a.line} {cand}"
+            if run.eval_step(act, a.line)[0] != "sat":
+                break
+        else:
+            continue
+        break
+    natively, start = fresh(), fresh().vals
+    found = natively.walk_natively()
+    if expected.kind == "legal":
+        assert (found.kind, found.steps, natively.vals) == ("legal", expected.steps, python.vals)
+    else:
+        assert found is None and (natively.vals, natively.steps, natively.on_native) == (start, 0, None)
+
+
+@needs_cc
+@pytest.mark.slow
+def test_native_random_sequences_agree(native_on):
+    """Random actions from the fixtures' set-ups, deeper than the fixtures go: at each step
+    several candidates are taken by both relations from the same state, then a legal one."""
+    rng = random.Random(20261204)
+    compared = 0
+    for seq in range(RANDOM_SEQUENCES * 4):
+        path = rng.choice(PLAYS)
+        play = load(str(path))
+        run = Run(play, play.ruleset or "ocg", play_cards(play), 60_000, 500_000_000)
+        cplay = native.relation(*run.key).play(run.facts, run.vals)
+        for depth in range(40):
+            legal = []
+            for _ in range(6):
+                act = random_action(rng, run)
+                python_step, native_step = both_steps(run, cplay, run.vals, act)
+                assert python_step == native_step, f"sequence {seq} ({path.name}) step {depth}: {act}"
+                if python_step != "undetermined" and not python_step[0]:
+                    legal.append(act)
+                compared += 1
+            if not legal:
+                break
+            assert run.eval_step(rng.choice(legal), 0)[0] == "sat"
+    assert compared >= RANDOM_SEQUENCES * 4 * 6
+
+
+@needs_cc
+def test_check_walks_natively_and_explains_in_python(native_on, monkeypatch):
+    """`check` walks a play natively (no step of the Python relation for a legal play) and gives
+    the verdict the Python path gives, word for word; an illegal play is walked again in Python
+    and explained as without the native path (facts, provenance, reason)."""
+    paths = [FIXTURES / "examples" / n for n in ("ex1-legal.play", "ex1-illegal.play", "ex4-illegal.play")]
+    monkeypatch.setenv("YGO_TIMING_NATIVE", "0")
+    python = [check_play(load(str(p))).to_dict() for p in paths]
+    monkeypatch.setenv("YGO_TIMING_NATIVE", "1")
+    calls = {"native": 0, "python": 0}
+    real_native, real_python = native.NativePlay.step, compiled.Evaluator.step
+
+    def counted(name, real):
+        def step(self, *args):
+            calls[name] += 1
+            return real(self, *args)
+        return step
+    monkeypatch.setattr(native.NativePlay, "step", counted("native", real_native))
+    monkeypatch.setattr(compiled.Evaluator, "step", counted("python", real_python))
+    assert check_play(load(str(paths[0]))).to_dict() == python[0]
+    assert calls["native"] > 0 and calls["python"] == 0
+    assert [check_play(load(str(p))).to_dict() for p in paths] == python
+
+
+@needs_cc
+def test_native_values_beyond_64_bits_take_the_python_path(native_on):
+    """A value beyond 64 bits (the parser bounds a play's numbers well below, but the API takes
+    any) cannot go into the C buffers: the play is walked in Python, where no value wraps
+    around, with the verdict the Python path gives."""
+    play = load(str(FIXTURES / "examples" / "ex1-legal.play"))
+    k = next(i for i, a in enumerate(play.actions) if a.claim == "lp")
+    play.actions[k] = dataclasses.replace(play.actions[k], value=str(2 ** 70))
+    run = Run(play, play.ruleset, play_cards(play), 60_000, 500_000_000)
+    with pytest.raises(OverflowError):
+        native.relation(*run.key).play(run.facts, run.vals).step(
+            [dict(kind=ACTIONS.index("claim"), value=2 ** 70).get(f, 0) for f in ACTION_FIELDS])
+    assert run.walk_natively() is None and run.steps == 0
+    v = check_play(play)
+    assert v.verdict == "illegal" and v.first_illegal["index"] == k + 1
+
+
+@pytest.mark.parametrize("setting", [{"YGO_TIMING_NATIVE": "0"}, {"YGO_TIMING_NATIVE": "1", "CC": "no-such-cc"}],
+                         ids=["off", "no-compiler"])
+def test_native_off_or_without_a_compiler_the_python_path_checks(setting, tmp_path, monkeypatch):
+    """YGO_TIMING_NATIVE=0 never builds nor loads a shared object; without a C compiler none is
+    built; either way every step is the Python relation's, with the same verdicts."""
+    monkeypatch.setenv("YGO_TIMING_CACHE", str(tmp_path))
+    monkeypatch.setattr(native, "_loaded", OrderedDict())
+    for name, value in setting.items():
+        monkeypatch.setenv(name, value)
+    if setting["YGO_TIMING_NATIVE"] == "0":
+        monkeypatch.setattr(native, "build", None)   # never called
+    else:
+        assert native.compiler() is None
+    for name in ("ex1-legal.play", "ex1-illegal.play"):
+        play = load(str(FIXTURES / "examples" / name))
+        assert check_play(play).verdict == play.expect
+        assert native.relation("tcg", 4, 4) is None
+    assert not list(tmp_path.glob("native-*"))
+
+
+@needs_cc
+def test_a_damaged_shared_object_is_rebuilt(tmp_path, monkeypatch):
+    """The cached object carries the SHA-256 of its bytes: a damaged or truncated one is never
+    loaded, but removed and built again."""
+    monkeypatch.setenv("YGO_TIMING_CACHE", str(tmp_path))
+    monkeypatch.setenv("YGO_TIMING_NATIVE", "1")
+    monkeypatch.setattr(native, "_loaded", OrderedDict())
+    assert native.relation("ocg", 4, 4) is not None
+    (cached,) = tmp_path.glob("native-*.so")
+    good = cached.read_bytes()
+    assert native.intact(cached)
+    builds, real_build = [], native.build
+    monkeypatch.setattr(native, "build", lambda *a: builds.append(a) or real_build(*a))
+    for damaged in (good[:1000] + bytes([good[1000] ^ 0xFF]) + good[1001:], good[: len(good) // 2]):
+        spare = tmp_path / "damaged"
+        spare.write_bytes(damaged)
+        os.replace(spare, cached)   # a new file: the loaded object's pages stay as they were
+        assert not native.intact(cached)
+        monkeypatch.setattr(native, "_loaded", OrderedDict())
+        rel = native.relation("ocg", 4, 4)
+        assert rel is not None and native.intact(cached) and cached.read_bytes() != damaged
+    assert len(builds) == 2
+    monkeypatch.setattr(native, "_loaded", OrderedDict())
+    monkeypatch.setattr(native, "build", None)   # now it must come from the disk
+    assert native.relation("ocg", 4, 4) is not None
+
+
+@needs_cc
+def test_auto_builds_once_python_walking_has_cost_as_much(tmp_path, monkeypatch):
+    """The default ("auto") never builds for a single check; once this process has walked a
+    relation in Python for AUTO_AFTER_S seconds of CPU, the next check of it builds and walks
+    natively."""
+    monkeypatch.setenv("YGO_TIMING_CACHE", str(tmp_path))
+    monkeypatch.delenv("YGO_TIMING_NATIVE", raising=False)
+    monkeypatch.setattr(native, "_loaded", OrderedDict())
+    monkeypatch.setattr(native, "_spent", {})
+    monkeypatch.setattr(native, "AUTO_AFTER_S", 1e-9)
+    play = load(str(FIXTURES / "examples" / "ex1-legal.play"))
+    assert native.mode() == "auto" and native.relation("tcg", 4, 4) is None
+    assert check_play(play).verdict == "legal"   # walked in Python: the time is noted
+    assert not list(tmp_path.glob("native-*"))
+    assert check_play(play).verdict == "legal"   # built now, and walked natively
+    assert native.relation("tcg", 4, 4) is not None and list(tmp_path.glob("native-*.so"))
+
+
+@needs_cc
+def test_c_operations_are_smt_libs(tmp_path):
+    """The C printer's arithmetic on small terms, at points around zero and the signs: Euclidean
+    division, modulo and remainder (division by zero read as 0, as the Python printer reads it:
+    the solver leaves it open), and an overflow past 64 bits reported, never wrapped."""
+    rem = z3.ArithRef(z3.Z3_mk_rem(z3.main_ctx().ref(), P0.as_ast(), P1.as_ast()), z3.main_ctx())
+    terms = [P0 / P1, P0 % P1, rem, P0 - P1 * 3, -P0, z3.If(P0 > P1, P0 * P1, P1 - P0)]
+    em = compiled.Emitter({"p0": "P[0]", "p1": "P[1]"}, compiled.Statics(), set(), z3.main_ctx(), {})
+    roots = [em.value(t) for t in terms]
+    printer = native.CPrinter(compiled.Program(em.statics, [], [], [], []))
+    body = em.finish(printer)
+    source = native.HELPERS + "int f(const I *P, I *out) {\n    int ov = 0;\n" + "\n".join(body) + "\n" + \
+        "".join(f"    out[{k}] = {printer.ref(r)};\n" for k, r in enumerate(roots)) + "    return ov;\n}\n"
+    (tmp_path / "t.c").write_text(source)
+    so = tmp_path / "t.so"
+    subprocess.run([native.compiler(), *native.FLAGS, "-o", str(so), str(tmp_path / "t.c")], check=True)
+    f = ctypes.CDLL(str(so)).f
+    out = (ctypes.c_int64 * len(terms))()
+    for a, b in POINTS:
+        assert f((ctypes.c_int64 * 2)(a, b), out) == 0
+        want = [solver_value(t, a, b) for t in terms]
+        assert all(z3.is_int_value(v) or b == 0 for v in want)
+        assert list(out) == [v.as_long() if z3.is_int_value(v) else 0 for v in want], (a, b)
+    assert f((ctypes.c_int64 * 2)(2 ** 62, 4), out) == 1   # P0 * P1 past 2^63: reported
+
+
+def test_large_buckets_stay_on_the_python_path(monkeypatch):
+    """Past native.MAX_CARDS / MAX_EFFECTS no shared object is built or looked for."""
+    monkeypatch.setenv("YGO_TIMING_NATIVE", "1")
+    monkeypatch.setattr(native, "build", None)   # never called
+    assert native.relation("ocg", native.MAX_CARDS + 4, 4) is None
+    assert native.relation("ocg", 4, native.MAX_EFFECTS + 4) is None

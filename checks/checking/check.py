@@ -57,7 +57,7 @@ def _check(play, ruleset, cards_files, timeout_ms, rlimit, without, verify, dead
     fast = None
     if run.evaluator is not None:
         try:
-            fast = walk(run, run.eval_step)
+            fast = run.walk_compiled()
         except compiled.Undetermined:
             fast = None   # the solver decides this play alone
         if fast is not None and fast.kind in ("legal", "error") and not verify:

@@ -3,7 +3,7 @@ whole play (Fact, with the words an explanation shows), the state before the fir
 the catalogue the play is checked with."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import z3
 from ygo_timing.cards import catalogue
@@ -99,9 +99,10 @@ class Universe:
         return self.specs[i].label if 0 <= i < len(self.specs) else "(none)"
 
 
-@dataclass(frozen=True)
-class Fact:
-    """A fact that holds for the whole play: static function `fn` at `arg` is `value`."""
+class Fact(NamedTuple):
+    """A fact that holds for the whole play: static function `fn` at `arg` is `value`. A named
+    tuple: a play makes some hundreds, and a frozen dataclass's constructor cost a third of a
+    legal check's set-up (docs/performance.md, "A native relation")."""
     fn: str               # the z3 name of a Statics function (or constant, with arg None)
     arg: int | None
     value: int | bool

@@ -2,6 +2,7 @@
 concrete) or by the solver (which confirms, and explains an illegal step)."""
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -19,7 +20,7 @@ from ygo_timing.checking.facts import (
     static_facts,
 )
 from ygo_timing.inputs.play import ActionSpec, Play, PlayError
-from ygo_timing.model import compiled, vocab
+from ygo_timing.model import compiled, native, vocab
 from ygo_timing.model.state import ACTION_FIELDS, CL, NONE, A, action, layout
 from ygo_timing.model.step import UNRESTRICTED, bucket, solver_relation
 
@@ -42,6 +43,7 @@ class Run:
         self.line_of = Provenance(self)
         self.history = []   # compiled steps taken: (line, action, state before), for Provenance
         self._models = {}   # history index -> the solver's model of that step (its update causes)
+        self.on_native = None   # the NativePlay stepping this run, while `walk_natively` walks it
         self.timeout_ms, self.rlimit = timeout_ms, rlimit
         self.steps = 0
 
@@ -205,9 +207,14 @@ class Run:
 
     def eval_step(self, act, line, text=""):
         """One step by the compiled relation: ("sat", None), or ("unsat", the rule IDs it breaks)
-        (a candidate the solver then confirms); raises Undetermined when it cannot decide."""
+        (a candidate the solver then confirms); raises Undetermined when it cannot decide.
+        While `walk_natively` walks, the step is the native relation's, and no history is kept."""
         self.deadline.check(f"checking line {line}")
         self.guard(act, line)
+        if self.on_native is not None:
+            broken = self.on_native.step([act[f] for f in ACTION_FIELDS])
+            self.steps += 1
+            return ("unsat", list(broken)) if broken else ("sat", None)
         broken, post = self.evaluator.step(self.vals, [act[f] for f in ACTION_FIELDS], self.prepared)
         self.steps += 1
         if broken:
@@ -215,6 +222,44 @@ class Run:
         self.history.append((line, act, self.vals))   # the old list is kept, never copied
         self.vals = post
         return "sat", None
+
+    def walk_compiled(self) -> Outcome:
+        """The play walked by the compiled relation: natively if that finds it legal, else (or
+        without a native relation) in Python, whose walk keeps what an explanation reads."""
+        found = self.walk_natively()
+        if found is not None:
+            return found
+        c = time.process_time()
+        try:
+            return walk(self, self.eval_step)
+        finally:
+            native.spent(self.key, time.process_time() - c)
+
+    @cached_property
+    def key(self):
+        return (self.ruleset, self.ncards, self.neffects, self.without, self.uni.nwatched)
+
+    def walk_natively(self) -> Outcome | None:
+        """The play walked by the native relation (model/native.py) with its state in C buffers,
+        if it is legal there; None otherwise (the run is then as before, for the Python walk:
+        an illegal play's explanation reads the steps' states, which only that walk keeps)."""
+        rel = native.relation(*self.key)
+        if rel is None:
+            return None
+        start, steps = self.vals, self.steps
+        try:
+            self.on_native = rel.play(self.facts, start)
+            self.vals = self.on_native.vals   # `get` reads the C buffer in place
+            outcome = walk(self, self.eval_step)
+            if outcome.kind == "legal":
+                self.vals = self.on_native.values()
+                return outcome
+        except (compiled.Undetermined, OverflowError, compiled.CompileError):
+            pass
+        finally:
+            self.on_native = None
+        self.vals, self.steps = start, steps
+        return None
 
     def evaluate(self, act) -> list | None:
         """The rule IDs the compiled relation finds `act` breaking now ([]: legal), the state left

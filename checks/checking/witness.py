@@ -15,7 +15,6 @@ every fact an explanation drops, is still the solver's.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
 
 from ygo_timing.checking.facts import fact_tables
 from ygo_timing.model import compiled
@@ -70,7 +69,7 @@ class Witness:
             try:
                 if kind == "static":
                     facts = list(self.run.facts)
-                    facts[k] = replace(facts[k], value=other)
+                    facts[k] = facts[k]._replace(value=other)
                     broken, _ = self.ev.step(vals, act, self.ev.prepare(*fact_tables(facts)))
                 elif kind == "pre":
                     broken, _ = self.ev.step(vals[:k] + [other] + vals[k + 1:], act, prepared)
