@@ -48,7 +48,7 @@ class Scene:
         self.start = tuple(tuple(self.runs[n].vals) for n in self.names)
         tp = 0 if self.play.turn_player == "A" else 1
         acts = action_list(first.ctx, len(self.uni.specs), len(self.uni.effects), tp, untargeted(self.uni),
-                           paying(self.uni), two_targets(self.uni))
+                           paying(self.uni), two_targets(self.uni), choosing(self.uni))
         self.actions = [(act, [act[f] for f in ACTION_FIELDS]) for act in acts]
         self._placed = {}
 
@@ -106,13 +106,18 @@ def two_targets(uni) -> list:
     return [e for e, (_, _, eff) in enumerate(uni.effects) if eff.second_filter is not None]
 
 
-def action_list(ctx, ncards, neffects, tp, untargeted, paying=(), two_targets=()) -> list:
+def choosing(uni) -> int:
+    """The most cards an effect of the play chooses as it resolves (GEN-22); 0 when none chooses."""
+    return max((eff.choose.count for _, _, eff in uni.effects if eff.choose is not None), default=0)
+
+
+def action_list(ctx, ncards, neffects, tp, untargeted, paying=(), two_targets=(), choosing=0) -> list:
     """Every action `unroll.action_domain` admits, enumerated by the solver (claims with value
     0: the search puts in the values the states hold, see `claim_values`)."""
     act = unroll.action_vars(0, ctx)
     s = z3.Solver()
     s.add(unroll.action_domain(act, ncards, neffects, tp, untargeted=untargeted, paying=paying,
-                               two_targets=two_targets))
+                               two_targets=two_targets, choosing=choosing))
     s.add(z3.Implies(act["kind"] == AK["claim"], act["value"] == 0))
     out = []
     while s.check() == z3.sat:
