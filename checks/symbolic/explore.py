@@ -127,6 +127,9 @@ def action_list(ctx, ncards, neffects, tp, untargeted, paying=(), two_targets=()
     return sorted(out, key=lambda a: [int(a[f]) for f in ACTION_FIELDS])
 
 
+VALUE = ACTION_FIELDS.index("value")   # a claim's value, among the action's fields
+
+
 def claimed_var(act: dict) -> str:
     """The state variable a claim is about (GEN-4)."""
     claim = CLAIMS[act["claim"]]
@@ -195,7 +198,8 @@ class Explorer:
                     continue
                 if kind == AK["claim"]:   # a claim changes no state: only ever the last action
                     for v in claim_values(sc, act, joint):
-                        broken = [sc.at(n, s, fields[:-1] + [v])[0] for n, s in zip(names, joint)]
+                        claimed = fields[:VALUE] + [v] + fields[VALUE + 1:]
+                        broken = [sc.at(n, s, claimed)[0] for n, s in zip(names, joint)]
                         if len({bool(b) for b in broken}) > 1:
                             yield joint, dict(act, value=v), broken
                     continue
