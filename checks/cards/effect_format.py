@@ -399,15 +399,8 @@ def parse_choose(r: Reader, d, what, kind) -> Choose | None:
         if _atom_names_a_subject(c["filter"]):
             cr.fail("filter", f"{w}: a choice's filter is about the card chosen: leave out 'of' (a 'than' may name "
                               "'you' or 'opponent')")
-        _, alts = parse_condition(cr, c["filter"], f"{w} filter", key="filter", allow_events=False,
-                                  subject_default="target",
-                                  limit=(1, vocab.TARGET_FILTER_ATOMS, f"{w}: a choice's filter is at most "
-                                         f"{vocab.TARGET_FILTER_ATOMS} atoms that must all hold (no 'any')"))
-        filt = alts[0] if alts else ()
+        filt = _filter_atoms(cr, c, w, "a choice's filter", "the card chosen")
         for a in filt:
-            if a.quantity == "selected":
-                cr.fail("filter", f"{w}: a choice's filter is about the card chosen; 'selected' counts cards on the "
-                                  "field: put it in 'condition'")
             if a.than and a.than[1] not in ("target",) + vocab.PLAYER_SUBJECTS:
                 cr.fail("filter", f"{w}: a choice's filter compares the card chosen with itself or with a player "
                                   f"('you', 'opponent'), not with {a.than[1]!r}")
@@ -432,19 +425,28 @@ def _names_a_subject(value) -> bool:
     return isinstance(value, list) and any(_names_a_subject(v) for v in value)
 
 
-def _target_filter(tr: Reader, t, what):
-    """A target's filter atoms (() if it has no filter: it may be any card)."""
-    if "filter" not in t:
-        return ()
-    _, alts = parse_condition(tr, t["filter"], f"{what} filter", key="filter", allow_events=False,
+def _filter_atoms(r: Reader, t, what, noun, about):
+    """The atoms of the filter at `t["filter"]`, about one card (a target, a card chosen as the
+    effect resolves: `noun` and `about` name them in messages): at most vocab.TARGET_FILTER_ATOMS,
+    all of which must hold, none counting cards (`selected`)."""
+    _, alts = parse_condition(r, t["filter"], f"{what} filter", key="filter", allow_events=False,
                               subject_default="target",
-                              limit=(1, vocab.TARGET_FILTER_ATOMS, f"{what}: a target's filter is at most "
+                              limit=(1, vocab.TARGET_FILTER_ATOMS, f"{what}: {noun} is at most "
                                      f"{vocab.TARGET_FILTER_ATOMS} atoms that must all hold (no 'any')"))
     atoms = alts[0] if alts else ()
     for a in atoms:
         if a.quantity == "selected":
-            tr.fail("filter", f"{what}: a target's filter is about the target; 'selected' counts cards on the field: "
-                              "put it in 'condition'")
+            r.fail("filter", f"{what}: {noun} is about {about}; 'selected' counts cards on the field: "
+                             "put it in 'condition'")
+    return atoms
+
+
+def _target_filter(tr: Reader, t, what):
+    """A target's filter atoms (() if it has no filter: it may be any card)."""
+    if "filter" not in t:
+        return ()
+    atoms = _filter_atoms(tr, t, what, "a target's filter", "the target")
+    for a in atoms:
         other = a.of if a.of != "target" else (a.than[1] if a.than and a.than[1] != "target" else None)
         if other is not None:
             tr.fail("filter", f"{what}: a target's filter is about the target (\"of\": \"target\"), "

@@ -139,7 +139,7 @@ def candidates(uni) -> list:
     most = max((eff.choose.count for _, _, eff in uni.effects if eff.choose is not None), default=0)
     cards = range(len(uni.specs))
     out += [dict(kind=AK["resolve_link"], choice=j) for j in cards if most]
-    out += [dict(kind=AK["resolve_link"], choice=j, choice2=k) for j in cards for k in cards if k != j and most > 1]
+    out += [dict(kind=AK["resolve_link"], choice=j, choice2=k) for j in cards for k in cards if k > j and most > 1]
     return [[action(**c)[f] for f in ACTION_FIELDS] for c in out]
 
 

@@ -216,7 +216,7 @@ def _resolutions(u, st, option) -> list:
     cards = range(len(u.specs))
     picks = [(j, NONE) for j in cards]
     if top.choose.count > 1:
-        picks += [(j, k) for j in cards for k in cards if k != j]
+        picks += [(j, k) for j in cards for k in cards if k > j]   # the same two cards in either order are one choice
     allowed = [plain] if plain.allowed else []
     for j, k in picks:
         o = option(None, action(kind=A["resolve_link"], choice=j, choice2=k),
