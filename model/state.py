@@ -117,13 +117,13 @@ def layout(ncards: int, neffects: int) -> tuple:
 
 
 ACTION_FIELDS = ("kind", "player", "eff", "card", "target", "target2", "direct", "window", "link", "named",
-                 "other", "claim", "value")   # `Action.fields()` order
+                 "other", "claim", "value", "choice", "choice2")   # `Action.fields()` order
 
 
 def action(**values) -> dict:
     """A concrete action by field name: `values`, every other field unused (NONE / 0 / False)."""
     d = dict(kind=0, player=NONE, eff=0, card=NONE, target=NONE, target2=NONE, direct=False, window=NONE,
-             link=0, named=NONE, other=NONE, claim=0, value=0)
+             link=0, named=NONE, other=NONE, claim=0, value=0, choice=NONE, choice2=NONE)
     d.update(values)
     return d
 
@@ -146,6 +146,11 @@ class Action:
         self.other = I("other")      # `replace`: the card destroyed instead
         self.claim = I("claim")      # `claim`: what is claimed
         self.value = I("value")      # `claim`: the value claimed
+        # `resolve_link`: the cards the resolving link's effect chooses as it resolves, without
+        # targeting (its `choose`, GEN-22), NONE if none. The choice is made in the step that
+        # resolves the link, so it is the action's, never kept in the state
+        self.choice = I("choice")
+        self.choice2 = I("choice2")
 
     def fields(self):
         return [(n, v) for n, v in vars(self).items()]
@@ -202,7 +207,14 @@ class Statics:
         self.implied = f("target_implied", Int, Int)   # vocab.OPERATION_ON index, -1: the play chooses
         self.second_target = f("second_target", Int, Int)   # vocab.SECOND_TARGET index
         self.atoms = {prefix: {name: f(f"{prefix}_{name}", Int, Int) for name in ATOM_FIELDS}
-                      for prefix in ("cond", "filter", "filter2", "costf")}   # filter2: the second target's; costf: the card paid's
+                      for prefix in ("cond", "filter", "filter2", "costf", "choicef")}   # filter2: the second target's;
+        # costf: the card paid's; choicef: a card chosen as it resolves (`choose`)
+        # `choose`: how many cards it chooses as it resolves (0: it chooses none), the fewest while
+        # enough fit ("you can": 0), where (a bit per vocab.CHOOSE_FROM place) and whose (CHOOSE_SIDES)
+        self.choose_count = f("choose_count", Int, Int)
+        self.choose_min = f("choose_min", Int, Int)
+        self.choose_from = f("choose_from", Int, Int)
+        self.choose_side = f("choose_side", Int, Int)
         self.cost = f("cost", Int, Int)
         self.cost_amount = f("cost_amount", Int, Int)
         self.op = f("operation", Int, Int)

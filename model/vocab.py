@@ -240,7 +240,14 @@ ONCE = ("none", "per_turn", "per_turn_by_name", "per_turn_by_card_name", "per_ba
 MAX_OPERATIONS = 3
 # What an operation is on: a card subject, the Chain Link's chosen target, or every card a
 # selector picks (`all`).
-OPERATION_ON = ("self", "chosen", "attacker", "attack_target", "own_battling", "opponent_battling", "all")
+# `choice`: the cards the effect chooses as it resolves, without targeting (its `choose`, GEN-22)
+OPERATION_ON = ("self", "chosen", "attacker", "attack_target", "own_battling", "opponent_battling", "all", "choice")
+# A card chosen as the Chain Link resolves, without targeting ("Special Summon 1 monster from your
+# Deck"): where the text looks (`field`: the Monster, Spell & Trap and Field Zones), whose, and how
+# many (the play names them on its `resolve` line: the resolve_link action's choice / choice2)
+CHOOSE_FROM = ("hand", "deck", "graveyard", "field", "extra_deck")
+CHOOSE_SIDES = ("yours", "opponent")
+MAX_CHOICES = 2
 # A selector: which cards (`cards`: monsters in the Monster Zone, or Spell and Trap Cards in the
 # Spell & Trap Zone and the Field Zone), whose, and which of them.
 SELECT_CARDS = ("monsters", "spells_traps", "graveyard")   # graveyard: any card in the Graveyard

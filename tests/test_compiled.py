@@ -120,7 +120,8 @@ def random_action(rng, run):
     act = dict(kind=ACTIONS.index(kind), player=rng.choice([0, 1, NONE]), eff=rng.randrange(max(1, e)),
                card=card(), target=card(), target2=rng.choice([NONE, NONE, card()]), direct=rng.random() < 0.3,
                window=rng.choice([NONE, rng.randrange(len(vocab.WINDOWS))]), link=rng.choice([0, 0, 1, 2]),
-               named=NONE, other=card(), claim=rng.randrange(7), value=rng.choice([0, 1, 2, 500, 8000]))
+               named=NONE, other=card(), claim=rng.randrange(7), value=rng.choice([0, 1, 2, 500, 8000]),
+               choice=rng.choice([NONE, NONE, card()]), choice2=rng.choice([NONE, NONE, NONE, card()]))
     if kind in ("pass", "activate"):
         act["player"] = rng.choice([run.get("prio"), 1 - run.get("prio")]) if run.get("prio") in (0, 1) else 0
     return act

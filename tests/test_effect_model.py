@@ -157,6 +157,19 @@ GOOD = [
     dict(kind="continuous", apply={"do": "destroy_replace", "instead": {"side": "yours", "filter": "face_up",
                                                                        "archetype": "Six Samurai", "other": True}}),
     dict(kind="quick", cost=[{"do": "discard_self"}], **{"from": "hand"}),   # Kuriboh: "You can discard this card"
+    # cards chosen as the effect resolves (GEN-22): "Send 2 WATER monsters from your Deck to the GY"
+    dict(kind="trigger", mandatory=True, condition="destroyed_by_battle",
+         choose={"from": "deck", "filter": {"quantity": "attribute", "value": "WATER"}, "count": 2},
+         operations=[{"do": "to_graveyard", "on": "choice"}]),
+    # "destroy 1 Spell or Trap Card on your opponent's side of the field"
+    dict(choose={"from": ["field"], "side": "opponent", "filter": {"quantity": "card_type", "cmp": "!=", "value": "monster"}},
+         operations=[{"do": "destroy", "on": "choice"}]),
+    # "then you can Special Summon 1 "Stardust" monster from your Extra Deck or GY"; "with ATK less
+    # than or equal to the damage you took" (a `than` of a player)
+    dict(choose={"from": ["extra_deck", "graveyard"], "filter": {"quantity": "archetype", "value": "Stardust"}, "min": 0},
+         operations=[{"do": "negate_attack"}, {"do": "special_summon", "on": "choice", "then": True}]),
+    dict(choose={"from": "deck", "filter": {"quantity": "atk", "cmp": "<=", "than": {"quantity": "battle_damage", "of": "you"}}},
+         operations=[{"do": "special_summon", "on": "choice"}]),
 ]
 
 # Equip Cards (GEN-20): an effect that equips its own card, and what reads "the equipped monster"
@@ -281,6 +294,12 @@ BAD = [
     (dict(kind="continuous", apply={"do": "destroy_replace", "instead": {"cards": "spells_traps"}}),
      "a continuous effect applies to monsters"),
     (dict(cost=[{"do": "discard_self", "amount": 1}]), "goes with 'pay_lp'"),
+    (dict(choose={"from": "dek"}, operations=[{"do": "destroy", "on": "choice"}]), "did you mean 'deck'"),
+    (dict(choose={"filter": {}}, operations=[{"do": "destroy", "on": "choice"}]), "missing required key 'from'"),
+    (dict(choose={"from": "deck", "count": 3}, operations=[{"do": "destroy", "on": "choice"}]), "'count'"),
+    (dict(choose={"from": "deck", "side": "both"}, operations=[{"do": "destroy", "on": "choice"}]),
+     "expected one of: yours, opponent"),
+    (dict(kind="continuous", choose={"from": "deck"}), "chooses no card"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
@@ -322,6 +341,21 @@ SEMANTIC = [
     (dict(target=[{}, {}], operations=[{"do": "damage", "on": "chosen", "amount": "atk", "to": "opponent"}]),
      "names one card; this effect targets two"),
     (dict(cost=[{"do": "tribute", "filter": {"quantity": "level", "of": "self", "value": 4}}]), "leave out 'of'"),
+    # a choice (GEN-22) and the operations on it go together; the relation has 3 filter slots
+    (dict(operations=[{"do": "destroy", "on": "choice"}]), "give them in 'choose'"),
+    (dict(choose={"from": "deck", "filter": {"quantity": "level", "of": "self", "value": 4}},
+          operations=[{"do": "destroy", "on": "choice"}]), "leave out 'of'"),
+    (dict(choose={"from": "deck"}, operations=[{"do": "destroy"}]), "needs an operation on them"),
+    (dict(choose={"from": "deck", "count": 2, "min": 3}, operations=[{"do": "destroy", "on": "choice"}]),
+     "'min' (the fewest it chooses"),
+    (dict(choose={"from": ["deck", "deck"]}, operations=[{"do": "destroy", "on": "choice"}]), "listed twice"),
+    (dict(choose={"from": "deck", "filter": {"all": [{"quantity": "level", "value": 4}, {"quantity": "atk", "value": 1},
+                                                     {"quantity": "def", "value": 1}, {"quantity": "face_up"}]}},
+          operations=[{"do": "destroy", "on": "choice"}]), "a choice's filter is at most 3 atoms"),
+    (dict(choose={"from": "deck", "filter": {"quantity": "atk", "cmp": "<=", "than": {"quantity": "atk", "of": "attacker"}}},
+          operations=[{"do": "destroy", "on": "choice"}]), "not with 'attacker'"),
+    (dict(choose={"from": "deck", "count": 2}, operations=[{"do": "damage", "on": "choice", "amount": "atk"}]),
+     "names one card; this effect chooses 2"),
     (dict(cost=[{"do": "tribute", "filter": {"quantity": "level", "cmp": "<", "value": 0}}]), "holds for no card"),
 ]
 
@@ -491,6 +525,13 @@ def kinds_used(card):
                             ([e.apply.select] if e.apply is not None and e.apply.on == "all" else []))
         if e.once != "none":
             out.add(("once", e.once))
+        # cards chosen as the effect resolves (GEN-22): where, whose, how many, and what they must be
+        out |= {("operation_on", "choice") for o in e.operations if o.on == "choice"}
+        if e.choose is not None:
+            c = e.choose
+            out |= {("choose_from", p) for p in c.places} | {("choose_side", c.side), ("choose_count", c.count),
+                                                           ("choose_min", "none" if c.min == 0 else "all")}
+            out |= {("quantity", a.quantity) for a in c.filter} | {("quantity", a.than[0]) for a in c.filter if a.than}
     return out
 
 
@@ -501,6 +542,11 @@ def select_kinds(selects):
 
 
 SELECT_KINDS = {("select", f"cards:{c}") for c in vocab.SELECT_CARDS[1:]} | {("select", "special_summoned")}
+# an effect's `choose` (GEN-22): each place, each side, each count, "you can" (min 0) and the default
+# (as many as it says), and operations on the cards chosen
+CHOOSE_KINDS = ({("choose_from", p) for p in vocab.CHOOSE_FROM} | {("choose_side", s) for s in vocab.CHOOSE_SIDES} |
+                {("choose_count", n) for n in range(1, vocab.MAX_CHOICES + 1)} |
+                {("choose_min", "none"), ("choose_min", "all"), ("operation_on", "choice")})
 
 
 # Kinds no fixture turns on yet (docs/cards-format.md says what each does); the test fails when
@@ -533,7 +579,7 @@ def test_every_effect_kind_has_a_legal_and_an_illegal_fixture():
              {("once", o) for o in vocab.ONCE[1:]} | SELECT_KINDS | {("amount", a) for a in vocab.AMOUNT_OF[1:]} |
              {("subject", "equipped"), ("continuous_on", "equipped"), ("operation", "otherwise")} |
              {("per", p) for p in vocab.CONTINUOUS_PER[1:]} | {("continuous_on", "attacker")} |
-             {("continuous_on", "battle_opponent")})
+             {("continuous_on", "battle_opponent")} | CHOOSE_KINDS)
     missing = {k for k in every if not (k in seen["legal"] and k in seen["illegal"])}
     assert sorted(missing - NOT_YET_IN_FIXTURES) == []
     assert sorted(NOT_YET_IN_FIXTURES - missing) == [], "covered now: remove from NOT_YET_IN_FIXTURES"

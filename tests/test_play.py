@@ -694,3 +694,25 @@ def test_equipped_to_in_both_forms():
     old = json.loads(json.dumps(j))
     old["setup"][1]["equip"] = []   # what earlier versions wrote: read as nothing
     assert P.to_json(P.parse_json(json.dumps(old), "o.json")) == j
+
+
+def test_resolve_choose_in_both_forms():
+    """`resolve [<card>] choose X [choose Y]` (text) and "choose": X or [X, Y] (JSON) name the cards
+    the first link the line resolves chooses as it resolves (GEN-22); both forms round-trip them, and
+    the schema takes what the parser takes."""
+    text = ('A monster "Dark Magician" as DM\nB monster "Skreech" as SK\nB deck "Fenrir" as F\n'
+            'B deck "Star Boy" as SB\nenter bp\nresolve SK choose F choose SB\nresolve CHOOSE "Star Boy"\nresolve\n')
+    p = P.parse_text(text, "c.play")
+    assert [(a.card, a.choice, a.choice2) for a in p.actions[1:]] == [("SK", "F", "SB"), (None, "SB", None),
+                                                                      (None, None, None)]
+    j = P.to_json(p)
+    assert j["actions"][1] == {"do": "resolve", "card": "SK", "choose": ["F", "SB"]}
+    assert j["actions"][2] == {"do": "resolve", "choose": "SB"} and j["actions"][3] == {"do": "resolve"}
+    assert P.to_text(P.parse_json(json.dumps(j), "c.json")) == P.to_text(p)
+    assert "resolve SK choose F choose SB\nresolve choose SB\nresolve\n" in P.to_text(p)
+    jsonschema = pytest.importorskip("jsonschema")
+    assert not list(jsonschema.Draft202012Validator(_schema()).iter_errors(j))
+    with pytest.raises(P.PlayError, match="'choose' given three times"):
+        P.parse_text(text.replace("choose F choose SB", "choose F choose SB choose DM"), "c.play")
+    with pytest.raises(P.PlayError, match='"choose" lists 1 or 2 cards'):
+        P.parse_json(json.dumps({**j, "actions": [{"do": "resolve", "choose": []}]}), "c.json")

@@ -64,6 +64,19 @@ def test_options_come_from_the_compiled_relation_and_the_solver_explains_why(mon
     assert any("names none of the timings" in f for f in rising["because"])
 
 
+def test_options_offer_the_choices_a_resolution_may_make():
+    # GEN-22: Skreech's trigger on the Chain; resolving it is offered with each choice its text may
+    # make that the relation allows (2 WATER monsters of B's Deck, once whatever their order), and
+    # not plainly: a plain `resolve` would send none while two fit
+    from ygo_timing.inputs.play import parse_text
+    text = (ROOT / "fixtures" / "plays" / "effects" / "skreech-two-water-legal.play").read_text("utf-8")
+    play = parse_text(text[:text.index("resolve choose")] + "pass A\npass B\n", "skreech.play")
+    o = options(play, None)
+    assert o.state["chain"] == ["SK (B)"] and o.state["resolving"]
+    assert [x.what for x in o.game if x.what.startswith("resolve")] == ["resolve choose F choose SB"]
+    assert all(x.allowed for x in o.game if x.what.startswith("resolve"))
+
+
 def test_options_cli_json_and_bad_at():
     r = run("options", EX1_COUNTER, "--at", "7", "--format", "json")   # before A passes
     assert r.exit_code == 0, r.output

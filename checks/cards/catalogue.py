@@ -39,6 +39,7 @@ class Effect:
     implied_target: str | None = None    # the card the text leaves no choice of, when the play names none
     second_filter: tuple | None = None   # Atoms about a second target ("Target 2 cards"); None: one target
     second_optional: bool = False        # the second target may be left out ("Target up to 2")
+    choose: effect_format.Choose | None = None   # the cards it chooses as it resolves, without targeting (GEN-22)
     operations: tuple = ()        # effect_format.Operation, applied in this order on resolution
     apply: effect_format.Continuous | None = None   # a continuous effect's
     text: str = ""                # the card text of this effect, where the entry quotes it
@@ -128,7 +129,7 @@ CARD_KEYS = {"name", "type", "subtype", "attribute", "monster_type", "passcode",
              "attack_restriction", "source", "unknown", "import"}
 EFFECT_KEYS = {"kind", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
                "fusion_summon", "timings", "condition", "ruling_allowed", "no_damage_step",
-               "cost", "target", "operations", "apply", "text", "resolution", "note", "not_modelled", "unknown",
+               "cost", "target", "choose", "operations", "apply", "text", "resolution", "note", "not_modelled", "unknown",
                "import", "once"}
 # What an imported entry may list as `unknown` (checks/cards/importer.py); `import` is its
 # provenance (card id, script lines), kept for people and ignored by the solver.
@@ -302,7 +303,20 @@ def parse_effect(value, doc, path, where, what) -> Effect:
     e.unknown = parse_unknown(r, d, UNKNOWABLE_EFFECT, w)
     e.costs = effect_format.parse_costs(r, d, w, e.kind)
     e.target_filter, e.implied_target, e.second_filter, e.second_optional = effect_format.parse_target(r, d, w)
+    e.choose = effect_format.parse_choose(r, d, w, e.kind)
     e.operations = effect_format.parse_operations(r, d, w, e.kind)
+    on_choice = [k for k, o in enumerate(e.operations) if o.on == "choice"]
+    if (e.choose is not None) != bool(on_choice):
+        if e.choose is None:
+            Reader(doc, path, where + ("operations", on_choice[0])).fail(
+                "on", f"{w} operation {on_choice[0] + 1}: 'on': \"choice\" is the cards the effect chooses as it "
+                      "resolves; give them in 'choose' (where from, which, how many)")
+        r.fail("choose", f"{w}: 'choose' (cards chosen as it resolves) needs an operation on them (\"on\": \"choice\")")
+    if e.choose is not None and e.choose.count > 1 and any(
+            e.operations[k].amount_of in ("atk", "original_atk") for k in on_choice):
+        # "damage equal to its ATK" names one card: with two chosen it would say which
+        r.fail("operations", f"{w}: an amount of the ATK of 'choice' names one card; this effect chooses "
+                             f"{e.choose.count}")
     e.apply = effect_format.parse_apply(r, d, w, e.kind)
     if e.second_filter is not None and any(o.on == "chosen" and o.amount_of in ("atk", "original_atk")
                                            for o in e.operations):

@@ -85,6 +85,18 @@ class Operation:
 
 
 @dataclass(frozen=True)
+class Choose:
+    """The cards an effect chooses as it resolves, without targeting (GEN-22): from which places
+    (vocab.CHOOSE_FROM), whose (vocab.CHOOSE_SIDES), meeting which atoms (about the card chosen,
+    written without `of`), how many, and the fewest while that many fit (0: "you can")."""
+    places: tuple = ("deck",)
+    side: str = "yours"
+    filter: tuple = ()
+    count: int = 1
+    min: int = 1
+
+
+@dataclass(frozen=True)
 class Continuous:
     do: str
     on: str = "self"
@@ -350,6 +362,64 @@ def parse_target(r: Reader, d, what):
 PAID_WITH_CARD = ("discard", "tribute")   # costs paid with a card the play names (`cost CARD`)
 
 
+def parse_choose(r: Reader, d, what, kind) -> Choose | None:
+    """An effect's `choose`: the cards it chooses as it resolves, without targeting ("Special
+    Summon 1 "Morphtronic" monster from your hand"); None when it chooses none."""
+    c = r.get(d, "choose", dict, None, what=what)
+    if c is None:
+        return None
+    w = f"{what} choose"
+    if kind == "continuous":
+        r.fail("choose", f"{what}: a continuous effect never resolves, so it chooses no card ('choose')")
+    cr = Reader(r.doc, r.path, r.where + ("choose",))
+    cr.obj(c, {"from", "side", "filter", "count", "min"}, w)
+    places = c.get("from", REQUIRED)
+    if places is REQUIRED:
+        cr.fail(None, f"{w}: missing required key 'from' (where the text looks: {', '.join(vocab.CHOOSE_FROM)})")
+    places = [places] if isinstance(places, str) else places
+    if not isinstance(places, list) or not places:
+        cr.fail("from", f"{w}: 'from' is a place or a non-empty list of places ({', '.join(vocab.CHOOSE_FROM)})")
+    for k, place in enumerate(places):
+        if not isinstance(place, str) or place not in vocab.CHOOSE_FROM:
+            hint = did_you_mean(place, vocab.CHOOSE_FROM) if isinstance(place, str) else ""
+            Reader(cr.doc, cr.path, cr.where + ("from",)).fail(
+                k if isinstance(c["from"], list) else None,
+                f"{w}: place {short(place)}{hint}; "
+                f"expected one of: {', '.join(vocab.CHOOSE_FROM)}")
+    if len(set(places)) != len(places):
+        cr.fail("from", f"{w}: a place is listed twice in 'from'")
+    side = cr.get(c, "side", str, "yours", choices=vocab.CHOOSE_SIDES, what=w)
+    count = cr.get(c, "count", int, 1, what=w)
+    if not 1 <= count <= vocab.MAX_CHOICES:
+        cr.fail("count", f"{w}: 'count' (the cards it chooses) is 1 to {vocab.MAX_CHOICES}; got {count}")
+    least = cr.get(c, "min", int, count, what=w)
+    if not 0 <= least <= count:
+        cr.fail("min", f"{w}: 'min' (the fewest it chooses while that many fit; 0 for \"you can\") is 0 to "
+                       f"'count' ({count}); got {least}")
+    filt = ()
+    if "filter" in c:
+        if _atom_names_a_subject(c["filter"]):
+            cr.fail("filter", f"{w}: a choice's filter is about the card chosen: leave out 'of' (a 'than' may name "
+                              "'you' or 'opponent')")
+        filt = _filter_atoms(cr, c, w, "a choice's filter", "the card chosen")
+        for a in filt:
+            if a.than and a.than[1] not in ("target",) + vocab.PLAYER_SUBJECTS:
+                cr.fail("filter", f"{w}: a choice's filter compares the card chosen with itself or with a player "
+                                  f"('you', 'opponent'), not with {a.than[1]!r}")
+    return Choose(tuple(places), side, filt, count, least)
+
+
+def _atom_names_a_subject(value) -> bool:
+    """Whether an atom of a condition tree has its own `of` (a `than` may have one)."""
+    if isinstance(value, list):
+        return any(_atom_names_a_subject(v) for v in value)
+    if not isinstance(value, dict):
+        return False
+    if len(value) == 1 and next(iter(value)) in ("all", "any", "not"):
+        return _atom_names_a_subject(next(iter(value.values())))
+    return "of" in value
+
+
 def _names_a_subject(value) -> bool:
     """Whether a condition tree has an atom with an `of`."""
     if isinstance(value, dict):
@@ -357,19 +427,28 @@ def _names_a_subject(value) -> bool:
     return isinstance(value, list) and any(_names_a_subject(v) for v in value)
 
 
-def _target_filter(tr: Reader, t, what):
-    """A target's filter atoms (() if it has no filter: it may be any card)."""
-    if "filter" not in t:
-        return ()
-    _, alts = parse_condition(tr, t["filter"], f"{what} filter", key="filter", allow_events=False,
+def _filter_atoms(r: Reader, t, what, noun, about):
+    """The atoms of the filter at `t["filter"]`, about one card (a target, a card chosen as the
+    effect resolves: `noun` and `about` name them in messages): at most vocab.TARGET_FILTER_ATOMS,
+    all of which must hold, none counting cards (`selected`)."""
+    _, alts = parse_condition(r, t["filter"], f"{what} filter", key="filter", allow_events=False,
                               subject_default="target",
-                              limit=(1, vocab.TARGET_FILTER_ATOMS, f"{what}: a target's filter is at most "
+                              limit=(1, vocab.TARGET_FILTER_ATOMS, f"{what}: {noun} is at most "
                                      f"{vocab.TARGET_FILTER_ATOMS} atoms that must all hold (no 'any')"))
     atoms = alts[0] if alts else ()
     for a in atoms:
         if a.quantity == "selected":
-            tr.fail("filter", f"{what}: a target's filter is about the target; 'selected' counts cards on the field: "
-                              "put it in 'condition'")
+            r.fail("filter", f"{what}: {noun} is about {about}; 'selected' counts cards on the field: "
+                             "put it in 'condition'")
+    return atoms
+
+
+def _target_filter(tr: Reader, t, what):
+    """A target's filter atoms (() if it has no filter: it may be any card)."""
+    if "filter" not in t:
+        return ()
+    atoms = _filter_atoms(tr, t, what, "a target's filter", "the target")
+    for a in atoms:
         other = a.of if a.of != "target" else (a.than[1] if a.than and a.than[1] != "target" else None)
         if other is not None:
             tr.fail("filter", f"{what}: a target's filter is about the target (\"of\": \"target\"), "
@@ -670,6 +749,18 @@ def operation_dict(o: Operation) -> dict:
     return d
 
 
+def choose_dict(c: Choose) -> dict:
+    d = {"from": list(c.places)}
+    if c.side != "yours":
+        d["side"] = c.side
+    if c.filter:
+        d["filter"] = {"all": [atom_dict(a, of=False) for a in c.filter]}
+    d["count"] = c.count
+    if c.min != c.count:
+        d["min"] = c.min
+    return d
+
+
 def target_dict(atoms) -> dict:
     return {"filter": {"all": [atom_dict(a) for a in atoms]}} if atoms else {}
 
@@ -689,6 +780,8 @@ def effect_dict(e) -> dict:
             d["target"]["implied"] = e.implied_target
         if e.second_filter is not None:
             d["target"] = [d["target"], {**target_dict(e.second_filter), **({"optional": True} if e.second_optional else {})}]
+    if e.choose is not None:
+        d["choose"] = choose_dict(e.choose)
     if e.operations:
         d["operations"] = [operation_dict(o) for o in e.operations]
     if e.apply is not None:

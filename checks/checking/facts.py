@@ -64,7 +64,7 @@ class Universe:
         archetypes = sorted({c.archetype for c in self.cards if c.archetype} |
                             {a.value for c in self.cards for e in c.effects
                              for alt in e.atoms + ((e.target_filter or ()), (e.second_filter or ()))
-                             + tuple(c.filter for c in e.costs)
+                             + tuple(c.filter for c in e.costs) + ((e.choose.filter if e.choose else ()),)
                              for a in alt if a.quantity == "archetype"} |
                             {sel.archetype for c in self.cards for sel in selectors(c) if sel.archetype} |
                             {c.calc_modifier["attacker_archetype"] for c in self.cards

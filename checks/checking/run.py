@@ -143,14 +143,17 @@ class Run:
             if not self.get("resolving"):
                 yield dict(base, kind=A["pass"], player=self.get("prio"))
         count = 1 if a.card else max(1, self.get("chain_len"))
-        for _ in range(count):
+        # the cards the line chooses belong to the first link it resolves (the last Chain Link): a
+        # choice is made as that link resolves (GEN-22), in its step
+        choice = dict(choice=self.uni.card(a.choice, a.line), choice2=self.uni.card(a.choice2, a.line))
+        for n in range(count):
             named = NONE
             if a.card:
                 i = self.uni.card(a.card, a.line)
                 top = self.get(f"link_eff[{max(0, self.get('chain_len') - 1)}]")
                 own = [e for e, (c, _, _) in enumerate(self.uni.effects) if c == i]
                 named = top if (self.get("chain_len") and self.uni.effects[top][0] == i) else (own[0] if own else NONE)
-            yield dict(base, kind=A["resolve_link"], named=named)
+            yield dict(base, kind=A["resolve_link"], named=named, **(choice if n == 0 else {}))
 
     # --- one step -------------------------------------------------------------------------------
     def assumptions(self, act, vals=None):

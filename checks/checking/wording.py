@@ -83,7 +83,8 @@ OPERATION_WORDS = {
 }
 ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "the attacking monster",
             "attack_target": "the attack target", "own_battling": "its controller's battling monster",
-            "opponent_battling": "the opponent's battling monster", "all": "every monster it selects"}
+            "opponent_battling": "the opponent's battling monster", "all": "every monster it selects",
+            "choice": "the card(s) it chooses as it resolves"}
 COST_WORDS = {"pay_lp": "pay {amount} LP", "pay_half_lp": "pay half its controller's LP",
               "discard": "discard a card", "tribute": "Tribute a monster", "send_self": "send this card to the Graveyard",
               "banish_self": "banish this card", "discard_self": "discard this card"}
@@ -303,6 +304,7 @@ def slot_facts(n, eff, archetype_id, name_id):
     paid_with = next((c for c in eff.costs if c.filter), None)   # one card paid per effect at most
     cost_words = f"{n}: the card paid for its cost must meet: {atoms_words(paid_with.filter, 'the card paid')} {yes}" \
         if paid_with else ""
+    choose_words = f"{n}: {choice_words(eff.choose)} {yes}" if eff.choose is not None else ""
     out = [("condition_alternatives", None, len(eff.atoms), condition),
            ("targets", None, eff.target_filter is not None,
             f"{n}: {'it targets' if eff.target_filter is not None else 'it targets nothing'} {yes}"),
@@ -317,7 +319,8 @@ def slot_facts(n, eff, archetype_id, name_id):
             if a is None:
                 out.append((f"{prefix}_quantity", k0 + k, 0, ""))
                 continue
-            words = {"cond": condition, "filter": filter_words, "filter2": second_words, "costf": cost_words}[prefix]
+            words = {"cond": condition, "filter": filter_words, "filter2": second_words, "costf": cost_words,
+                     "choicef": choose_words}[prefix]
             value = archetype_id.get(a.value, -1) if isinstance(a.value, str) else a.value
             out.extend([(f"{prefix}_quantity", k0 + k, vocab.Q[a.quantity], words),
                         (f"{prefix}_of", k0 + k, vocab.SJ[a.of] if a.of else 0, words),
@@ -343,6 +346,12 @@ def slot_facts(n, eff, archetype_id, name_id):
         if c and c.do == "pay_lp":
             out.append(("cost_amount", k, c.amount, words))
     atoms("costf", 0, paid_with.filter if paid_with else (), vocab.TARGET_FILTER_ATOMS)
+    ch = eff.choose
+    out += [("choose_count", None, ch.count if ch else 0, choose_words or f"{n}: it chooses no card as it resolves {yes}"),
+            ("choose_min", None, ch.min if ch else 0, choose_words),
+            ("choose_from", None, sum(1 << vocab.CHOOSE_FROM.index(p) for p in ch.places) if ch else 0, choose_words),
+            ("choose_side", None, vocab.CHOOSE_SIDES.index(ch.side) if ch else 0, choose_words)]
+    atoms("choicef", 0, ch.filter if ch else (), vocab.TARGET_FILTER_ATOMS)
     for k in range(vocab.MAX_OPERATIONS):
         o = eff.operations[k] if k < len(eff.operations) else None
         if o is None:
@@ -371,7 +380,8 @@ def slot_facts(n, eff, archetype_id, name_id):
 
 
 SLOT_WIDTH = {**{f"cond_{f}": vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATOMS for f in ATOM_FIELDS},
-              **{f"{p}_{f}": vocab.TARGET_FILTER_ATOMS for p in ("filter", "filter2", "costf") for f in ATOM_FIELDS},
+              **{f"{p}_{f}": vocab.TARGET_FILTER_ATOMS for p in ("filter", "filter2", "costf", "choicef")
+                 for f in ATOM_FIELDS},
               "cost": vocab.MAX_COSTS, "cost_amount": vocab.MAX_COSTS,
               **{n: vocab.MAX_OPERATIONS for n in ("operation", "operation_on", "operation_amount", "operation_amount_of",
                                                     "operation_to", "operation_then", "operation_otherwise")},
@@ -413,6 +423,22 @@ def continuous_facts(n, applies, archetype_id, name_id):
                     ("continuous_to", k, vocab.L[a.to] if a.to else 0, words)]
                    + select_facts("continuous", k, a.select, words, archetype_id, name_id))
     return out
+
+
+PLACE_WORDS = {"hand": "hand", "deck": "Deck", "graveyard": "Graveyard", "field": "field", "extra_deck": "Extra Deck"}
+
+
+def choice_words(ch) -> str:
+    """An effect's `choose` as a judge reads it: "as it resolves it chooses 2 cards (none unless 2
+    fit) from its controller's Deck that meet: ..." (GEN-22)."""
+    whose = "its controller's" if ch.side == "yours" else "the opponent's"
+    places = [PLACE_WORDS[p] for p in ch.places]
+    where = " or ".join(places) if len(places) <= 2 else ", ".join(places[:-1]) + " or " + places[-1]
+    many = f"{ch.count} card" + ("s" if ch.count > 1 else "")
+    least = "" if ch.min == ch.count else (" or none" if ch.min == 0 else f" (at least {ch.min})")
+    unless = " (none unless that many fit)" if ch.min == ch.count else ""
+    meets = f" that meet: {atoms_words(ch.filter, 'the card chosen')}" if ch.filter else ""
+    return f"as it resolves it chooses {many}{least}{unless} from {whose} {where}{meets}, without targeting"
 
 
 def select_facts(prefix, k, sel, words, archetype_id, name_id):
@@ -518,7 +544,7 @@ def state_value(uni, field, value):
         return vocab.LOCATIONS[value].replace("_", " ") if 0 <= value < len(vocab.LOCATIONS) else str(value)
     if base in ("prio", "player"):
         return vocab.PLAYERS[value] if value in (0, 1) else "(none)"
-    if base in ("attacker", "target", "target2", "card", "other"):
+    if base in ("attacker", "target", "target2", "card", "other", "choice", "choice2"):
         return uni.label(value) if value != NONE else "none"
     if base == "equip":   # an Equip Card's monster (GEN-20)
         return uni.label(value) if value != NONE else "nothing (not equipped)"
@@ -575,7 +601,12 @@ def reason(run, broken, windows=()):
     elif kind == "attack":
         what = f"{uni.label(act.get('card', NONE))} cannot attack {where}"
     elif kind == "resolve_link":
-        what = f"the Chain cannot resolve {where}"
+        # the cards the resolving link chooses (GEN-22): named, or none for an effect that chooses
+        chosen = [uni.label(c) for c in (act.get("choice", NONE), act.get("choice2", NONE)) if c != NONE]
+        top = run.get(f"link_eff[{max(0, run.get('chain_len') - 1)}]") if run.get("chain_len") else None
+        chooses = top is not None and 0 <= top < len(uni.effects) and uni.effects[top][2].choose is not None
+        what = f"the Chain cannot resolve {where}" + (f" choosing {' and '.join(chosen)}" if chosen else
+                                                      " choosing no card" if chooses else "")
     elif kind == "replace":
         what = f"{uni.label(act.get('card', NONE))} cannot be replaced {where}"
     elif kind in ("next", "end_bp", "enter_bp", "skip_bp"):

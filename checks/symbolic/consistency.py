@@ -104,7 +104,9 @@ def satisfiable(name: str, timeout_s: float, max_steps: int = 16) -> dict:
         act = unroll.action_vars(k, rel.ctx)
         acts.append(act)
         s.add(unroll.action_domain(act, len(uni.specs), len(uni.effects), 0,
-                                   kinds=("enter_bp", "attack", "pass", "next", "end_bp", "resolve_link")))
+                                   kinds=("enter_bp", "attack", "pass", "next", "end_bp", "resolve_link"),
+                                   choosing=max((e.choose.count for _, _, e in uni.effects if e.choose is not None),
+                                                default=0)))
         s.add(traj.legal(k, act))
         end = traj.state(k + 1)
         goal = z3.And(end["window"] == vocab.W["end_step"], z3.Or([end[f"battled[{i}]"] for i in range(len(uni.specs))]))
@@ -133,6 +135,11 @@ def candidates(uni) -> list:
     for e, (c, _, eff) in enumerate(uni.effects):
         if eff.kind != "continuous":
             out.append(dict(kind=AK["activate"], player=vocab.PLAYERS.index(uni.specs[c].player), eff=e))
+    # a link that chooses cards as it resolves (GEN-22) resolves only with a choice its text may make
+    most = max((eff.choose.count for _, _, eff in uni.effects if eff.choose is not None), default=0)
+    cards = range(len(uni.specs))
+    out += [dict(kind=AK["resolve_link"], choice=j) for j in cards if most]
+    out += [dict(kind=AK["resolve_link"], choice=j, choice2=k) for j in cards for k in cards if k > j and most > 1]
     return [[action(**c)[f] for f in ACTION_FIELDS] for c in out]
 
 

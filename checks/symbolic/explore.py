@@ -48,7 +48,7 @@ class Scene:
         self.start = tuple(tuple(self.runs[n].vals) for n in self.names)
         tp = 0 if self.play.turn_player == "A" else 1
         acts = action_list(first.ctx, len(self.uni.specs), len(self.uni.effects), tp, untargeted(self.uni),
-                           paying(self.uni), two_targets(self.uni))
+                           paying(self.uni), two_targets(self.uni), choosing(self.uni))
         self.actions = [(act, [act[f] for f in ACTION_FIELDS]) for act in acts]
         self._placed = {}
 
@@ -106,13 +106,18 @@ def two_targets(uni) -> list:
     return [e for e, (_, _, eff) in enumerate(uni.effects) if eff.second_filter is not None]
 
 
-def action_list(ctx, ncards, neffects, tp, untargeted, paying=(), two_targets=()) -> list:
+def choosing(uni) -> int:
+    """The most cards an effect of the play chooses as it resolves (GEN-22); 0 when none chooses."""
+    return max((eff.choose.count for _, _, eff in uni.effects if eff.choose is not None), default=0)
+
+
+def action_list(ctx, ncards, neffects, tp, untargeted, paying=(), two_targets=(), choosing=0) -> list:
     """Every action `unroll.action_domain` admits, enumerated by the solver (claims with value
     0: the search puts in the values the states hold, see `claim_values`)."""
     act = unroll.action_vars(0, ctx)
     s = z3.Solver()
     s.add(unroll.action_domain(act, ncards, neffects, tp, untargeted=untargeted, paying=paying,
-                               two_targets=two_targets))
+                               two_targets=two_targets, choosing=choosing))
     s.add(z3.Implies(act["kind"] == AK["claim"], act["value"] == 0))
     out = []
     while s.check() == z3.sat:
@@ -120,6 +125,9 @@ def action_list(ctx, ncards, neffects, tp, untargeted, paying=(), two_targets=()
         out.append(unroll.concrete(m, act))
         s.add(z3.Or([v != m.eval(v, model_completion=True) for v in act.values()]))
     return sorted(out, key=lambda a: [int(a[f]) for f in ACTION_FIELDS])
+
+
+VALUE = ACTION_FIELDS.index("value")   # a claim's value, among the action's fields
 
 
 def claimed_var(act: dict) -> str:
@@ -190,7 +198,8 @@ class Explorer:
                     continue
                 if kind == AK["claim"]:   # a claim changes no state: only ever the last action
                     for v in claim_values(sc, act, joint):
-                        broken = [sc.at(n, s, fields[:-1] + [v])[0] for n, s in zip(names, joint)]
+                        claimed = fields[:VALUE] + [v] + fields[VALUE + 1:]
+                        broken = [sc.at(n, s, claimed)[0] for n, s in zip(names, joint)]
                         if len({bool(b) for b in broken}) > 1:
                             yield joint, dict(act, value=v), broken
                     continue

@@ -182,7 +182,7 @@ def options_at(run: Run, n: int, why: bool = False) -> Options:
         game.append(option(p, action(kind=A["pass"], player=vocab.PLAYERS.index(p)), f"pass {p}"))
     game.append(option(None, action(kind=A["next"]), "next"))
     if st["chain_len"]:
-        game.append(option(None, action(kind=A["resolve_link"]), "resolve"))
+        game += _resolutions(u, st, option)
     tp = vocab.PLAYERS.index(play.turn_player)
     if st["window"] == vocab.W["main1"]:
         game.append(option(None, action(kind=A["enter_bp"]), "enter battle phase"))
@@ -203,6 +203,27 @@ def options_at(run: Run, n: int, why: bool = False) -> Options:
             mandatory.append({"player": u.specs[c].player, "card": u.label(c), "effect": k,
                               "note": "a mandatory trigger is pending: it must be activated before the window closes"})
     return Options(play.path, name, n, at_text, state, acts, game, mandatory)
+
+
+def _resolutions(u, st, option) -> list:
+    """Resolving the last Chain Link: plainly, or, for an effect that chooses cards as it resolves
+    (GEN-22), with each choice its text may make that the relation allows (the cards that fit,
+    one or two); when none is allowed, the plain `resolve` and why it is refused."""
+    top = u.effects[st[f"link_eff[{st['chain_len'] - 1}]"]][2]
+    plain = option(None, action(kind=A["resolve_link"]), "resolve")
+    if top.choose is None:
+        return [plain]
+    cards = range(len(u.specs))
+    picks = [(j, NONE) for j in cards]
+    if top.choose.count > 1:
+        picks += [(j, k) for j in cards for k in cards if k > j]   # the same two cards in either order are one choice
+    allowed = [plain] if plain.allowed else []
+    for j, k in picks:
+        o = option(None, action(kind=A["resolve_link"], choice=j, choice2=k),
+                   "resolve" + "".join(f" choose {_ref(u.specs[c].label)}" for c in (j, k) if c != NONE))
+        if o.allowed:
+            allowed.append(o)
+    return allowed or [plain]
 
 
 def _payable_card(u, st, card, eff, p):

@@ -140,7 +140,8 @@ def spec_of(act: dict, run: Run) -> ActionSpec:
         s.card, s.other = label(act["card"]), label(act["other"])
     elif kind == "resolve_link":
         top = run.state.get(f"link_eff[{max(0, run.state['chain_len'] - 1)}]", 0)
-        s = ActionSpec("resolve", 0, "", card=u.label(u.effects[top][0]))
+        s = ActionSpec("resolve", 0, "", card=u.label(u.effects[top][0]), choice=label(act.get("choice", NONE)),
+                       choice2=label(act.get("choice2", NONE)))
     elif kind == "claim":
         claim = CLAIMS[act["claim"]]
         s.claim, s.player = claim, (player if claim == "lp" else None)

@@ -157,11 +157,13 @@ def action_vars(k: int, ctx) -> dict:
 
 
 def action_domain(act: dict, ncards: int, neffects: int, tp: int, kinds=SEARCH_KINDS,
-                  untargeted=(), paying=(), two_targets=()) -> z3.BoolRef:
+                  untargeted=(), paying=(), two_targets=(), choosing=0) -> z3.BoolRef:
     """The actions a search may pick: the shapes `Run.steps_for` produces from play lines.
     Effects in `untargeted` (their text chooses no target) are activated without `target`; only
     effects in `paying` (their cost discards or Tributes a card) name a card as `other`, and only
-    those in `two_targets` (their text targets two cards) a second target."""
+    those in `two_targets` (their text targets two cards) a second target. A resolution names
+    the cards its link chooses as it resolves (GEN-22 says which may) when some effect of the play
+    chooses (`choosing`: the most cards one chooses, 0 for none)."""
     k = act["kind"]
     card_or_none = lambda v: z3.And(v >= NONE, v < ncards)   # noqa: E731
     card = lambda v: z3.And(v >= 0, v < ncards)              # noqa: E731
@@ -182,6 +184,10 @@ def action_domain(act: dict, ncards: int, neffects: int, tp: int, kinds=SEARCH_K
         z3.If(z3.And(is_("activate"), z3.Or([act["eff"] == e for e in two_targets])),
               z3.And(card_or_none(act["target2"]), act["target2"] != act["target"]), act["target2"] == NONE),
         z3.If(is_("attack", "retarget"), act["direct"] == (act["target"] == NONE), z3.Not(act["direct"])),
+        z3.If(z3.And(is_("resolve_link"), z3.BoolVal(choosing > 0)), card_or_none(act["choice"]), act["choice"] == NONE),
+        z3.If(z3.And(is_("resolve_link"), z3.BoolVal(choosing > 1)),
+              z3.Or(act["choice2"] == NONE, z3.And(card(act["choice2"]), act["choice"] != NONE,
+                                                   act["choice2"] != act["choice"])), act["choice2"] == NONE),
         # an activation names the card it discards or Tributes as its cost (GEN-16 says which may)
         z3.If(is_("replace"), card(act["other"]),
               z3.If(z3.And(is_("activate"), z3.Or([act["eff"] == e for e in paying])), card_or_none(act["other"]),

@@ -190,24 +190,50 @@ def watched_atoms(ctx, k, st):
                 lambda: atoms_hold(ctx, ctx.S.watched(k), st, z3.IntVal(NONE)))
 
 
-def filter_fits_card(ctx, eff, st, j):
+def filter_fits_card(ctx, eff, st, j, prefix="filter", players=None):
     """Card index `j` meets the target filter of effect `eff` (a term) in `st`: target_fits for a
     known card, built from its own fields only. A filter's atoms are about the target, both sides
     (cards/effect_format.parse_target), so only card quantities and the game's (no player's, no
-    `selected`) can occur in it."""
+    `selected`) can occur in it. `prefix` "choicef": the filter of the cards it chooses as it
+    resolves (GEN-22), whose `than` may be a player's quantity: `players` (player_values) gives them."""
     S = ctx.S
-    F = S.atoms["filter"]
-    vals = {**card_values(ctx, j, st, S.ctrl(S.inst(eff))),
-            "direct_attack": z3.If(z3.And(st.attacking, st.target == NONE), 1, 0), "chain_length": st.chain_len,
-            "damage_step": z3.If(z3.And(ctx.ds(st), ctx.grant("damage_step_effects")), 1, 0),
-            "damage_calculation": damage_calculation(ctx, st)}
+    F = S.atoms[prefix]
+    game = game_values(ctx, st)
+    vals = {**card_values(ctx, j, st, S.ctrl(S.inst(eff))), **game}
     atoms = []
     for a in range(vocab.TARGET_FILTER_ATOMS):
         k = slot(eff, a, vocab.TARGET_FILTER_ATOMS)
         q, cmp, q2 = F["quantity"](k), F["cmp"](k), F["than_quantity"](k)
-        lhs, rhs = of_quantity(q, vals), F["value"](k) + z3.If(q2 == 0, 0, of_quantity(q2, vals))
+        than = vals if players is None else {**vals, **{
+            name: z3.If(F["than_of"](k) == vocab.SJ["opponent"], theirs, mine)
+            for name, (mine, theirs) in players.items()}}
+        lhs, rhs = of_quantity(q, vals), F["value"](k) + z3.If(q2 == 0, 0, of_quantity(q2, than))
         atoms.append(z3.Or(q == 0, compare(cmp, lhs, rhs)))
     return z3.And(atoms)
+
+
+def game_values(ctx, st):
+    """The game's quantities a filter may read in `st`, built once per state."""
+    return once(ctx, ("game_values", st.prefix), lambda: {
+        "direct_attack": z3.If(z3.And(st.attacking, st.target == NONE), 1, 0), "chain_length": st.chain_len,
+        "damage_step": z3.If(z3.And(ctx.ds(st), ctx.grant("damage_step_effects")), 1, 0),
+        "damage_calculation": damage_calculation(ctx, st)})
+
+
+def player_values(ctx, me, st):
+    """The player quantities (vocab.PLAYER_QUANTITIES) of player `me` and of the opponent in `st`:
+    name -> (theirs for `you`, theirs for `opponent`)."""
+    S = ctx.S
+
+    def of(p):
+        def count(where):
+            return z3.Sum([z3.If(z3.And(where(j), S.ctrl(j) == p), 1, 0) for j in ctx.cards] or [z3.IntVal(0)])
+        return {"lp": ctx.sel(st.lp, p), "battle_damage": ctx.sel(st.bd, p), "turn": z3.If(S.tp == p, 1, 0),
+                "monsters": count(lambda j: st.loc[j] == MZ),
+                "cards": count(lambda j: z3.Or([st.loc[j] == z for z in FIELD])),
+                "hand": count(lambda j: st.loc[j] == HAND)}
+    mine, theirs = of(me), of(1 - me)
+    return {name: (mine[name], theirs[name]) for name in mine}
 
 
 def watched_target(ctx, k, st):

@@ -17,7 +17,9 @@ from .effects import (
     counters_on,
     effects_negated,
     equippable,
+    filter_fits_card,
     picks,
+    player_values,
     position_locks,
     slot,
     target_fits,
@@ -32,6 +34,7 @@ MZ, GY, BAN = vocab.L["monster_zone"], vocab.L["graveyard"], vocab.L["banished"]
 STZ, FZ, HAND, DECK = vocab.L["spell_trap_zone"], vocab.L["field_zone"], vocab.L["hand"], vocab.L["deck"]
 OPS = vocab.MAX_OPERATIONS
 MOVES = {"banish": BAN, "to_hand": HAND, "to_deck": DECK, "to_graveyard": GY}
+CHOICE = vocab.OPERATION_ON.index("choice")
 LASTING_BD = {n: vocab.BATTLE_DAMAGE_CHANGES.index(n) for n in vocab.BATTLE_DAMAGE_CHANGES[1:]}
 
 
@@ -85,13 +88,14 @@ def op_card(ctx, k):
 
 
 def _op_card(ctx, k):
-    """The one card operation slot k is on: the Chain Link's target (fixed when it was activated:
-    CH-1) for the first operation and for `chosen`; else the card the subject names now."""
+    """The one card operation slot k is on: the card the play chooses as the link resolves for
+    `choice` (its first one, GEN-22); the Chain Link's target (fixed when it was activated: CH-1)
+    for the first operation and for `chosen`; else the card the subject names now."""
     S, pre = ctx.S, ctx.pre
     s = op_slot(ctx, k)
     t = ctx.top_target()
     if k == 0:
-        return t
+        return z3.If(S.op_on(s) == CHOICE, ctx.act.choice, t)
     player = ctx.link(pre.link_player, pre.chain_len - 1)
     own = z3.If(S.ctrl(pre.attacker) == player, pre.attacker, pre.target)
     opp = z3.If(S.ctrl(pre.attacker) == player, pre.target, pre.attacker)
@@ -100,7 +104,7 @@ def _op_card(ctx, k):
     out = z3.IntVal(NONE)
     for name, c in cards.items():
         out = z3.If(S.op_on(s) == vocab.OPERATION_ON.index(name), c, out)
-    return z3.If(S.op_on(s) == S.op_on(op_slot(ctx, 0)), t, out)
+    return z3.If(S.op_on(s) == CHOICE, ctx.act.choice, z3.If(S.op_on(s) == S.op_on(op_slot(ctx, 0)), t, out))
 
 
 def target_still_fits(ctx, second=False):
@@ -121,8 +125,8 @@ def uses_target(ctx, k):
     """Operation slot k of the resolving link is on what its effect targets."""
     S = ctx.S
     s = op_slot(ctx, k)
-    return z3.And(S.targets(ctx.top_eff), z3.Or(k == 0, S.op_on(s) == vocab.OPERATION_ON.index("chosen"),
-                                                 S.op_on(s) == S.op_on(op_slot(ctx, 0))))
+    return z3.And(S.targets(ctx.top_eff), S.op_on(s) != CHOICE,
+                  z3.Or(k == 0, S.op_on(s) == vocab.OPERATION_ON.index("chosen"), S.op_on(s) == S.op_on(op_slot(ctx, 0))))
 
 
 def valid(ctx, k):
@@ -166,7 +170,9 @@ def hits(ctx, k, i):
     first = z3.And(valid_first(ctx, k),
                    z3.Or(every, z3.And(S.op_on(s) != vocab.OPERATION_ON.index("all"), op_card(ctx, k) == i)))
     second = z3.And(valid_second(ctx, k), S.op_on(s) != vocab.OPERATION_ON.index("all"), ctx.top_target2() == i)
-    return z3.Or(first, second)
+    # the second card the play chooses as the link resolves (GEN-22 keeps it to one the text may choose)
+    chosen2 = z3.And(S.op_on(s) == CHOICE, ctx.act.choice2 != NONE, ctx.act.choice2 == i)
+    return z3.Or(first, second, chosen2)
 
 
 def affects(ctx, op, i):
@@ -381,6 +387,56 @@ def gen17(ctx):
     fits2 = z3.If(t2 == NONE, second != vocab.SECOND_TARGET.index("required"),
                   z3.And(second != vocab.SECOND_TARGET.index("none"), t2 != t, target_fits(ctx, act.eff, pre, t2, "filter2")))
     return z3.Implies(ctx.activating, z3.And(z3.Implies(S.targets(act.eff), z3.And(fits, not_itself, not_paid)), fits2))
+
+
+def choosing(ctx):
+    """This step resolves a live link whose effect chooses cards as it resolves (its `choose`), and
+    an operation on them applies (a `then` one only if the one before it did)."""
+    return once(ctx, ("choosing",), lambda: z3.Or([z3.And(applied(ctx, k), ctx.S.op_on(op_slot(ctx, k)) == CHOICE)
+                                                  for k in range(OPS)]))
+
+
+def choice_fits(ctx, j):
+    """Card j is one the resolving link's effect may choose now (GEN-22): in one of the places its
+    `choose` names (vocab.CHOOSE_FROM, a bit each: `field` is the Monster, Spell & Trap and Field
+    Zones), on the side it names, and meeting its filter (atoms about that card; a `than` may read
+    a player's quantity, "ATK less than or equal to the damage you took")."""
+    def build():
+        S, pre = ctx.S, ctx.pre
+        eff = ctx.top_eff
+        me = S.ctrl(S.inst(eff))
+        mask = S.choose_from(eff)
+        where = []
+        for b, place in enumerate(vocab.CHOOSE_FROM):
+            locs = FIELD if place == "field" else (vocab.L[place],)
+            where.append(z3.And((mask / 2 ** b) % 2 == 1, z3.Or([pre.loc[j] == z for z in locs])))
+        side = z3.If(S.choose_side(eff) == vocab.CHOOSE_SIDES.index("yours"), S.ctrl(j) == me, S.ctrl(j) != me)
+        players = once(ctx, ("choice_players",), lambda: player_values(ctx, me, pre))
+        return z3.And(z3.Or(where), side, filter_fits_card(ctx, eff, pre, j, "choicef", players))
+    return once(ctx, ("choice_fits", j), build)
+
+
+@rule("GEN-22", "A card an effect chooses as it resolves, without targeting, is chosen then: of the "
+      "cards in the places and on the side its text says that meet its filter, as many as it says "
+      "while enough do, else none; none if it chooses nothing.",
+      ["card text (general game mechanics, not in the sources)"], name="choice.fits")
+def gen22(ctx):
+    # what the operations on `choice` do with the cards is GEN-15's (resolution.hits, op_card)
+    S, act = ctx.S, ctx.act
+    c1, c2 = act.choice, act.choice2
+    eff = ctx.top_eff
+    fit = [choice_fits(ctx, j) for j in ctx.cards]
+    n_fit = z3.Sum([z3.If(f, 1, 0) for f in fit] or [z3.IntVal(0)])
+
+    def fits(c):
+        return z3.Or([z3.And(c == j, f) for j, f in zip(ctx.cards, fit)] or [z3.BoolVal(False)])
+    named = z3.If(c1 != NONE, 1, 0) + z3.If(c2 != NONE, 1, 0)
+    cards_ok = z3.And(z3.Implies(c1 != NONE, fits(c1)),
+                      z3.Implies(c2 != NONE, z3.And(c1 != NONE, c2 != c1, fits(c2))))
+    count, least = S.choose_count(eff), S.choose_min(eff)
+    how_many = z3.If(n_fit >= least, z3.And(named >= least, named <= count), named == 0)
+    chooses = z3.And(ctx.is_("resolve_link"), choosing(ctx))
+    return z3.If(chooses, z3.And(cards_ok, how_many), z3.And(c1 == NONE, c2 == NONE))
 
 
 @rule("GEN-14", "An activated Spell/Trap is placed face-up on the field and goes to the Graveyard "

@@ -4,12 +4,11 @@ is needed. Which window makes a trigger pending is the rule sets' data (tables.p
 import z3
 
 from .. import vocab
-from ..state import NONE
 from .activation import event_trigger, places_trigger
 from .base import Update, part, rule
 from .chain import is_trigger
 from .resolution import PRIORITY as RESOLUTION
-from .resolution import applies
+from .resolution import affects
 
 MZ = vocab.L["monster_zone"]
 PRIORITY = RESOLUTION + 20   # after the resolutions and the rule-set-specific updates
@@ -60,13 +59,14 @@ def gen8_event(ctx):
     # Before GEN-7's clearing (a lower priority number), so it wins on the step it applies to: a
     # Chain whose end moves the game on (BS-2, D3-3, T4, ES-1), or a replay's choice (BS-3, which
     # comes first), carries the event's pending trigger to the next open game state.
+    # A monster the link Special Summons: its target, or a card it chooses as it resolves (GEN-22)
     S, pre = ctx.S, ctx.pre
-    t = ctx.top_target()
-    summons = z3.And(applies(ctx, "special_summon"), t != NONE,
-                     ctx.sel(pre.loc, t, z3.IntVal(0)) != MZ)
+    summoned = [z3.And(affects(ctx, "special_summon", i), pre.loc[i] != MZ) for i in ctx.cards]
     keeps = ctx.is_("resolve_link", "retarget", "stop_attack")
     return [Update("trig", e, z3.And(event_trigger(ctx, e),
-                                     z3.Or(z3.And(summons, S.inst(e) == t, places_trigger(ctx, e, ctx.post)),
+                                     z3.Or(z3.And(z3.Or([z3.And(S.inst(e) == i, t) for i, t in zip(ctx.cards, summoned)]
+                                                        or [z3.BoolVal(False)]),
+                                                  places_trigger(ctx, e, ctx.post)),
                                            z3.And(keeps, pre.trig[e]))),
                    z3.BoolVal(True))
             for e in ctx.effects]

@@ -45,7 +45,7 @@ _ACTION_KEYS = {
     "attack": ("card", "target", "direct"),
     "activate": ("player", "card", "effect", "target", "cost", "link"),
     "pass": ("player",),
-    "resolve": ("card",),
+    "resolve": ("card", "choose"),
     "next": ("window",),
     "retarget": ("target", "direct"),
     "replace": ("card", "other"),
@@ -315,6 +315,16 @@ class _JsonParser:
             spec.player = player()
         elif kind == "resolve":
             spec.card = card("card", required=False)
+            if isinstance(get("choose"), list):   # the cards the link chooses as it resolves (GEN-22)
+                items = self.array(a["choose"], p + ("choose",))
+                if not 1 <= len(items) <= vocab.MAX_CHOICES:
+                    self.fail(p + ("choose",), f"{self.name(p)}: \"choose\" lists 1 or {vocab.MAX_CHOICES} cards, "
+                                               f"got {len(items)}")
+                labels = [_resolve(cards, self.string(v, p + ("choose", j)), self.err, self.at(p + ("choose", j)))
+                          for j, v in enumerate(items)]
+                spec.choice, spec.choice2 = labels[0], (labels[1] if len(labels) > 1 else None)
+            else:
+                spec.choice = card("choose", required=False)
         elif kind == "next":
             spec.window = window(False)
         elif kind == "retarget":
@@ -438,6 +448,8 @@ def _action_json(a: ActionSpec) -> dict:
     elif k == "resolve":
         if a.card is not None:
             d["card"] = a.card
+        if a.choice is not None:
+            d["choose"] = a.choice if a.choice2 is None else [a.choice, a.choice2]
     elif k == "next":
         if a.window is not None:
             d["window"] = a.window

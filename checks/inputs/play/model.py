@@ -63,7 +63,7 @@ CLAIM_WORDS = ("lp", "atk", "destroyed", "not-destroyed", "location", "face-up",
 SETUP_OPTIONS = ("as", "attack", "defense", "face-up", "face-down", "atk", "def", "equipped-to", "special-summoned",
                  "counters")
 # Bare words that cannot be bare labels (quote such a label instead).
-KEYWORDS = frozenset(SETUP_OPTIONS + ("direct", "effect", "target", "link", "with"))
+KEYWORDS = frozenset(SETUP_OPTIONS + ("direct", "effect", "target", "link", "with", "choose"))
 
 _LABEL = re.compile(r"[A-Za-z][A-Za-z0-9_-]*\Z")
 _RULE_ID = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*\Z")
@@ -115,6 +115,9 @@ class ActionSpec:
     other: str | None = None     # `replace X with Y`: Y; `activate ... cost Y`: the card discarded or Tributed
     claim: str | None = None     # one of CLAIM_KINDS
     value: object = None         # int (lp, atk); zone (location); bool (destroyed_by_battle, face_up); CALC_VALUES (calc)
+    # `resolve ... choose X [choose Y]`: the cards the first link it resolves chooses as it resolves (GEN-22)
+    choice: str | None = None
+    choice2: str | None = None
 
 
 @dataclass

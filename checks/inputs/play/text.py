@@ -73,7 +73,8 @@ def render_action(a: ActionSpec) -> str:
     if k == "pass":
         return f"pass {a.player}"
     if k == "resolve":
-        return "resolve" if a.card is None else f"resolve {r(a.card)}"
+        return ("resolve" if a.card is None else f"resolve {r(a.card)}") + \
+            "".join(f" choose {r(c)}" for c in (a.choice, a.choice2) if c is not None)
     if k == "next":
         return "next" if a.window is None else f"next {a.window}"
     if k == "retarget":
@@ -472,8 +473,18 @@ class _TextParser:
             a.player = cur.player()
         elif verb == "resolve":
             a.kind = "resolve"
-            if not cur.done():
+            t = cur.peek()
+            if t is not None and not (t.kind == "w" and t.word() == "choose"):
                 a.card = cur.card()
+            while not cur.done():   # the cards the link chooses as it resolves (GEN-22)
+                cur.keyword(("choose",))
+                if a.choice2 is not None:
+                    self.err(lineno, f"'choose' given three times; expected at most {vocab.MAX_CHOICES} cards "
+                                     "(an effect chooses at most two as it resolves)")
+                if a.choice is None:
+                    a.choice = cur.card()
+                else:
+                    a.choice2 = cur.card()
         elif verb == "next":
             a.kind = "next"
             if not cur.done():
