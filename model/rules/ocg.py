@@ -70,11 +70,11 @@ table_rule("D2-3", "Effects that prevent a face-down monster from being attacked
                 "target), so the flipped target's protection, applying from D2-2 on, never undoes the "
                 "attack already declared; it refuses the next attack on that monster.")
 @rule("D2-4", "Self-destroying Continuous Effects (\"Giant Kozaky\") wait until after damage "
-      "calculation.", ["S3 31", "S0-OCG 195"], shape="permission", expressible="partial",
+      "calculation.", ["S3 31", "S0-OCG 195"], shape="permission",
       note="A self_destruct continuous effect (GEN-18's self-destruction update, continuous.py, "
            "asks this rule's gate) waits during the Damage Step until after damage "
-           "calculation. Left out: self-destruction conditions the atoms cannot say (\"Zombie "
-           "Mammoth\": no Zombie in the Graveyard; the model does not hold its contents).")
+           "calculation; the cards the sources name say their conditions as atoms (\"Zombie "
+           "Mammoth\": no Zombie among the Graveyard's cards the play holds).")
 def d2_4(ctx):
     # read by GEN-18's self-destruction (continuous.py): it waits in the Damage Step until after
     # damage calculation
