@@ -389,6 +389,11 @@ def solver_relation(name: str, ncards: int, neffects: int, without: frozenset = 
         except Exception:   # a damaged cache file is rebuilt, never trusted
             pass
     rel = relation(name, ncards, neffects, without, nwatched)
-    if path:
-        diskcache.write_atomically(path, _dump(rel).encode("utf-8"))
-    return rel
+    if not path:
+        return rel
+    data = _dump(rel)
+    diskcache.write_atomically(path, data.encode("utf-8"))
+    # the built relation is not the one that solves: its solver and the explanations' testers
+    # would keep the terms' builders too (some 900 MB a relation after a few hundred checks,
+    # against 250 MB read back; docs/performance.md, "Memory")
+    return LoadedRelation(json.loads(data), rulesets.load(name), ncards, neffects, nwatched)
