@@ -20,7 +20,7 @@ from ygo_timing.checking.facts import (
     static_facts,
 )
 from ygo_timing.inputs.play import ActionSpec, Play, PlayError
-from ygo_timing.model import compiled, native, vocab
+from ygo_timing.model import compiled, memory, native, vocab
 from ygo_timing.model.state import ACTION_FIELDS, CL, NONE, A, action, layout
 from ygo_timing.model.step import UNRESTRICTED, bucket, solver_relation
 
@@ -62,6 +62,7 @@ class Run:
     # the solver side is built only when a step needs the solver
     @cached_property
     def rel(self):
+        memory.relieve()   # a process past its budget lets its kept relations go first
         rel = solver_relation(self.ruleset, self.ncards, self.neffects, self.without, self.uni.nwatched)
         self.deadline.check("building the step relation")
         return rel
@@ -88,6 +89,7 @@ class Run:
 
     @cached_property
     def evaluator(self):
+        memory.relieve()
         ev = compiled.evaluator(self.ruleset, self.ncards, self.neffects, self.without, self.uni.nwatched)
         self.deadline.check("compiling the step relation")
         return ev
