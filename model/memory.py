@@ -16,8 +16,19 @@ import ctypes
 import gc
 import os
 
-BUDGET_MB = int(os.environ.get("YGO_TIMING_MEMORY_MB") or 4096)
-_limit = BUDGET_MB   # raised after a relief to what is left plus half the budget: never a relief per run
+DEFAULT_MB = 4096
+_limit = None   # the budget, raised after a relief to what is left plus half of it: never a relief per run
+
+
+def budget_mb() -> int:
+    """$YGO_TIMING_MEMORY_MB, read when a run first asks: a bad value is a ValueError that names
+    it (the CLI says it as a usage error before any work), not a silent default."""
+    value = os.environ.get("YGO_TIMING_MEMORY_MB", "").strip()
+    if not value:
+        return DEFAULT_MB
+    if not value.isdigit():
+        raise ValueError(f"YGO_TIMING_MEMORY_MB: expected a whole number of MB (0: no budget), got {value!r}")
+    return int(value)
 
 
 def resident_mb() -> int:
@@ -32,7 +43,10 @@ def resident_mb() -> int:
 def relieve() -> bool:
     """Let every kept relation go if the process is past its budget; True if it did."""
     global _limit
-    if not BUDGET_MB or resident_mb() <= _limit:
+    budget = budget_mb()
+    if _limit is None:
+        _limit = budget
+    if not budget or resident_mb() <= _limit:
         return False
     from . import compiled, step
     step.relation.cache_clear()
@@ -43,5 +57,5 @@ def relieve() -> bool:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
         pass
-    _limit = max(BUDGET_MB, resident_mb() + BUDGET_MB // 2)
+    _limit = max(budget, resident_mb() + budget // 2)
     return True

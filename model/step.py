@@ -393,7 +393,7 @@ def solver_relation(name: str, ncards: int, neffects: int, without: frozenset = 
         return rel
     data = _dump(rel)
     diskcache.write_atomically(path, data.encode("utf-8"))
-    # the built relation is not the one that solves: its solver and the explanations' testers
-    # would keep the terms' builders too (some 900 MB a relation after a few hundred checks,
-    # against 250 MB read back; docs/performance.md, "Memory")
+    # the runs solve on the relation read back, as a warm process does: the built one (kept by
+    # `relation` for symbolic checks and generation) would otherwise gather a solver's and the
+    # explanations' testers' state as well (docs/performance.md, "Memory")
     return LoadedRelation(json.loads(data), rulesets.load(name), ncards, neffects, nwatched)

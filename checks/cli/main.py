@@ -21,7 +21,7 @@ from ygo_timing.cli import settings
 from ygo_timing.inputs import convert, files
 from ygo_timing.inputs.files import builtin_examples, play_files
 from ygo_timing.inputs.play import PlayError
-from ygo_timing.model import rulesets
+from ygo_timing.model import memory, rulesets
 from ygo_timing.output import ci_formats, report
 from ygo_timing.progress import Progress
 
@@ -46,6 +46,10 @@ Each command's --help gives its exit codes. Defaults for check and options may b
 def main(ctx):
     """Yu-Gi-Oh! Battle Phase timing rules as z3 constraints."""
     ctx.default_map = settings.default_map(Path.cwd())
+    try:   # the environment's settings are input too: a bad one is said once, before any work
+        memory.budget_mb()
+    except ValueError as e:
+        raise UsageError(str(e)) from None
 
 
 CHECK_EPILOG = """\b
