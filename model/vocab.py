@@ -174,6 +174,7 @@ CARD_QUANTITIES = (
     "archetype", "card_type", "original_atk", "original_def", "yours", "battling", "attacking",
     "attacked", "special_summoned", "card_kind", "destroyed_by_battle",
     "counters",   # the counters on it (a face-up card on the field; none elsewhere)
+    "summoned_this_turn",   # Normal, Flip or Special Summoned this turn and still in the Monster Zone
 )
 PLAYER_QUANTITIES = ("lp", "monsters", "cards", "hand", "battle_damage", "turn")
 # `selected`: how many monsters the atom's own `select` picks (in a condition only)
@@ -264,7 +265,8 @@ POSITION_FILTERS = ("attack_position", "defense_position")
 LP_PLAYERS = ("opponent", "you", "controller_of")
 # `count`: `amount` for each card the operation's own `count` selector picks ("lose 800 ATK for each
 # monster they control"; "300 damage for each "Attack and Receive" in your GY")
-AMOUNT_OF = ("number", "atk", "original_atk", "self_atk", "opponent_battle_damage", "count")
+AMOUNT_OF = ("number", "atk", "original_atk", "self_atk", "opponent_battle_damage", "count",
+             "half_original_atk")   # "half the original ATK of that monster" (rounded down)
 
 # Lasting battle-damage changes an operation leaves for the rest of the battle (BD-1 applies them
 # with the cards' own modifiers): to the damage its controller would take.

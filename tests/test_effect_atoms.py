@@ -67,6 +67,7 @@ CASES = [
     ("attacking", "attacker", True, False),
     ("attacked", "attack_target", True, False),
     ("special_summoned", "attacker", False, True),
+    ("summoned_this_turn", "attacker", False, True),   # the set-up does not say it was
     ("destroyed_by_battle", "attack_target", False, True),   # no damage calculation yet
     ("counters", "attacker", 0, 1),   # the set-up gives none
     ("lp", "you", 7000, 8000),
@@ -138,11 +139,12 @@ def test_counters_are_the_set_ups_and_only_on_a_face_up_card_on_the_field():
             name="c", ruleset="ocg", card=probe("none")), "c.play")
 
 
-def test_special_summoned_is_about_the_monster_still_on_the_field():
+@pytest.mark.parametrize("quantity", ["special_summoned", "summoned_this_turn"])
+def test_how_it_was_summoned_is_about_the_monster_still_on_the_field(quantity):
     # Mystic Tomato, Special Summoned by Call of the Haunted, is destroyed by battle: in the
-    # Graveyard it is a new card, not "a Special Summoned monster"
+    # Graveyard it is a new card, not "a Special Summoned monster" nor one "Summoned this turn"
     probe_card = json.dumps({"name": "Probe", "type": "trap", "subtype": "normal", "source": "a test card",
-                             "effects": [{"kind": "activation", "target": {"filter": atom("special_summoned", "target", True)}}]})
+                             "effects": [{"kind": "activation", "target": {"filter": atom(quantity, "target", True)}}]})
     play = (f"source: test\nruleset: ocg\nturn: 2\nturn-player: A\ncard: {probe_card}\n"
             'A monster "Dark Magician" as DM\nB graveyard "Mystic Tomato" as T\n'
             'B set "Call of the Haunted" as Call\nB set "Probe" as P\n'
@@ -154,11 +156,12 @@ def test_special_summoned_is_about_the_monster_still_on_the_field():
     # while it is on the field it is one: the same target is accepted right after the summon
     early = play.replace("{probe}", "pass A\nactivate B P target T\n").split("attack DM")[0]
     assert check_play(parse_text(early, "ss.play")).verdict == "legal"
-    # a monster the set-up says was Special Summoned (this turn or an earlier one) is one; without
-    # the option it was not (docs/format.md)
+    # a monster the set-up says was Special Summoned (this turn or an earlier one) / Summoned this
+    # turn is one; without the option it was not (docs/format.md)
     setup = (f"source: test\nruleset: ocg\nturn: 2\nturn-player: A\ncard: {probe_card}\n"
              'A monster "Dark Magician" as DM{ss}\nB set "Probe" as P\n'
              "enter battle phase\nnext battle_step\npass A\nactivate B P target DM\n")
-    assert check_play(parse_text(setup.replace("{ss}", " special-summoned"), "ss.play")).verdict == "legal"
+    option = " " + quantity.replace("_", "-")
+    assert check_play(parse_text(setup.replace("{ss}", option), "ss.play")).verdict == "legal"
     v = check_play(parse_text(setup.replace("{ss}", ""), "ss.play"))
     assert v.verdict == "illegal" and {r["rule"] for r in v.violations} == {"GEN-17"}

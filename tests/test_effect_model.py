@@ -9,6 +9,7 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 from ygo_timing.cards import catalogue, effect_format
+from ygo_timing.cards.effect_format import SUMMON_KEYS
 from ygo_timing.cli.main import main
 from ygo_timing.model import vocab
 
@@ -214,6 +215,10 @@ BAD = [
      "a continuous effect applies to monsters"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"special_summoned": False}}]),
      "'special_summoned' is true (only monsters"),
+    (dict(operations=[{"do": "destroy", "on": "all", "select": {"summoned_this_turn": 1}}]),
+     "'summoned_this_turn' is true (only monsters Summoned this turn)"),
+    (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "graveyard", "summoned_this_turn": True}}]),
+     "'summoned_this_turn' is about monsters"),
     (dict(operations=[{"do": "destroy", "amount": 3}]), "takes no 'amount'"),
     (dict(operations=[{"do": "destory"}]), "did you mean 'destroy'"),
     (dict(operations=[{"do": "x"}] * 4), "at most 3 operations"),
@@ -536,12 +541,13 @@ def kinds_used(card):
 
 
 def select_kinds(selects):
-    """The selector values a card's selectors use beyond picking every monster ("cards", "special_summoned")."""
+    """The selector values a card's selectors use beyond picking every monster ("cards", "special_summoned",
+    "summoned_this_turn")."""
     return ({("select", f"cards:{s.cards}") for s in selects if s.cards != "monsters"} |
-            {("select", "special_summoned") for s in selects if s.special_summoned})
+            {("select", key) for s in selects for key in SUMMON_KEYS if getattr(s, key)})
 
 
-SELECT_KINDS = {("select", f"cards:{c}") for c in vocab.SELECT_CARDS[1:]} | {("select", "special_summoned")}
+SELECT_KINDS = {("select", f"cards:{c}") for c in vocab.SELECT_CARDS[1:]} | {("select", key) for key in SUMMON_KEYS}
 # an effect's `choose` (GEN-22): each place, each side, each count, "you can" (min 0) and the default
 # (as many as it says), and operations on the cards chosen
 CHOOSE_KINDS = ({("choose_from", p) for p in vocab.CHOOSE_FROM} | {("choose_side", s) for s in vocab.CHOOSE_SIDES} |

@@ -366,15 +366,18 @@ def err_text(source: str) -> P.PlayError:
      "'defense' conflicts with an earlier option on this line; expected each option at most once"),
     ('A monster "X" shiny\nenter bp\n', 1,
      "unexpected 'shiny' in set-up line; expected one of: as, attack, defense, face-up, face-down, "
-     "atk, def, equipped-to, special-summoned, counters"),
+     "atk, def, equipped-to, special-summoned, counters, summoned-this-turn"),
     ('A monster "X" special-sumoned\nenter bp\n', 1,
      "unexpected 'special-sumoned' in set-up line (did you mean 'special-summoned'?); expected one of: as, attack, "
-     "defense, face-up, face-down, atk, def, equipped-to, special-summoned, counters"),
+     "defense, face-up, face-down, atk, def, equipped-to, special-summoned, counters, summoned-this-turn"),
     ('A hand "X" special-summoned\nenter bp\n', 1,
      "special-summoned says how a monster on the field came there; this card is in hand, not the monster zone "
      "(a card that leaves the field is a new card)"),
     ('A monster "X" special-summoned special-summoned\nenter bp\n', 1,
      "'special-summoned' conflicts with an earlier option on this line; expected each option at most once"),
+    ('A graveyard "X" summoned-this-turn\nenter bp\n', 1,
+     "summoned-this-turn says how a monster on the field came there; this card is in graveyard, not the monster "
+     "zone (a card that leaves the field is a new card)"),
     # an Equip Card is a set-up card of its own (`equipped-to`): the old `equip "Name"` says so
     ('A monster "X" equip "Y"\nenter bp\n', 1,
      "'equip' is no set-up option any more: " + PM.EQUIP_MOVED),

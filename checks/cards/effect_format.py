@@ -15,7 +15,7 @@ from ygo_timing.model import vocab
 from .reader import REQUIRED, Reader, did_you_mean, short
 
 TRUTH = ("face_up", "defense_position", "yours", "battling", "attacking", "attacked", "special_summoned",
-         "destroyed_by_battle", "turn", "direct_attack", "damage_step", "damage_calculation")
+         "summoned_this_turn", "destroyed_by_battle", "turn", "direct_attack", "damage_step", "damage_calculation")
 NAMED = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
          "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 NUMERIC = ("atk", "def", "level", "original_atk", "original_def", "lp", "monsters", "cards", "hand",
@@ -55,7 +55,7 @@ class Select:
     """Which cards an `on: all` picks: monsters in the Monster Zone, or (`cards`: "spells_traps")
     Spell and Trap Cards in the Spell & Trap Zone and Field Zone; whose, in which position, and of
     which Attribute, Type, Level range and archetype (names, 0..99 and None: any); only Special
-    Summoned ones (`special_summoned`); `other`: not the effect's own card (True: "another
+    Summoned ones (`special_summoned`), only ones Summoned this turn (`summoned_this_turn`); `other`: not the effect's own card (True: "another
     monster"), or no card of its name ("name": "except \"Machina Sniper\"")."""
     side: str = "both"
     filter: str = "any"
@@ -69,6 +69,7 @@ class Select:
     special_summoned: bool = False  # True: only monsters that were Special Summoned
     name: str | None = None       # a card name: only cards of that name (facts.py's name ids)
     not_attribute: str = "none"   # not of this Attribute ("a non-LIGHT monster")
+    summoned_this_turn: bool = False  # True: only monsters Summoned this turn ("the turn they are Summoned")
 
 
 @dataclass(frozen=True)
@@ -525,9 +526,13 @@ def _operation(r: Reader, o, w, k) -> Operation:
 
 
 SELECT_KEYS = {"side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype",
-               "cards", "special_summoned", "name", "not_attribute"}
+               "cards", "special_summoned", "name", "not_attribute", "summoned_this_turn"}
 # what only a monster has: a Spell/Trap selector with one of these would pick no card ever
-MONSTER_ONLY_KEYS = ("attribute", "not_attribute", "monster_type", "level_min", "level_max", "special_summoned")
+MONSTER_ONLY_KEYS = ("attribute", "not_attribute", "monster_type", "level_min", "level_max", "special_summoned",
+                     "summoned_this_turn")
+# how a monster came to the Monster Zone: a selector picks only those (true) or any (left out)
+SUMMON_KEYS = {"special_summoned": "only monsters that were Special Summoned",
+               "summoned_this_turn": "only monsters Summoned this turn"}
 
 
 def _select(r: Reader, o, w, on, continuous=False, key="select"):
@@ -556,7 +561,8 @@ def _select(r: Reader, o, w, on, continuous=False, key="select"):
                  sr.get(sel, "level_min", int, 0, what=w), sr.get(sel, "level_max", int, 99, what=w),
                  _other(sr, sel, w), _name_key(sr, sel, w, "archetype"),
                  sr.get(sel, "cards", str, "monsters", choices=vocab.SELECT_CARDS, what=w),
-                 _special_summoned(sr, sel, w), _name_key(sr, sel, w, "name"), not_attribute.lower())
+                 _summoned(sr, sel, w, "special_summoned"), _name_key(sr, sel, w, "name"), not_attribute.lower(),
+                 _summoned(sr, sel, w, "summoned_this_turn"))
     if not 0 <= out.level_min <= out.level_max <= 99:
         sr.fail("level_min", f"{w}: a Level range is 0 <= level_min <= level_max <= 99; this one picks no monster ever")
     if out.cards == "spells_traps":
@@ -577,18 +583,19 @@ def _select(r: Reader, o, w, on, continuous=False, key="select"):
         if out.filter != "any":
             sr.fail("filter", f"{w}: a card in the Graveyard has no battle position and is face-up; a Graveyard "
                               "selector's filter is any")
-        if out.special_summoned:
-            sr.fail("special_summoned", f"{w}: 'special_summoned' is about monsters in the Monster Zone (a card that "
-                                        "left the field is a new card)")
+        for key in SUMMON_KEYS:
+            if key in sel:
+                sr.fail(key, f"{w}: {key!r} is about monsters in the Monster Zone (a card that left the field is "
+                             "a new card)")
     return out
 
 
-def _special_summoned(sr: Reader, sel, w):
-    if "special_summoned" not in sel:
+def _summoned(sr: Reader, sel, w, key):
+    if key not in sel:
         return False
-    if sel["special_summoned"] is not True:
-        sr.fail("special_summoned", f"{w}: 'special_summoned' is true (only monsters that were Special Summoned); "
-                                    f"leave it out to pick monsters however they came, got {short(sel['special_summoned'])}")
+    if sel[key] is not True:
+        sr.fail(key, f"{w}: {key!r} is true ({SUMMON_KEYS[key]}); leave it out to pick monsters however they "
+                     f"came, got {short(sel[key])}")
     return True
 
 
@@ -728,6 +735,8 @@ def select_dict(sel: Select) -> dict:
         d["name"] = sel.name
     if sel.not_attribute != "none":
         d["not_attribute"] = sel.not_attribute
+    if sel.summoned_this_turn:
+        d["summoned_this_turn"] = True
     return d
 
 

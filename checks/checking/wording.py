@@ -57,7 +57,8 @@ TRIGGER_CLASS_WORDS = {
     "position": "it triggers when the card changes its battle position",
     "other": "it triggers on another event (not moving, being flipped or changing position)",
 }
-AMOUNT_WORDS = {"atk": "its ATK", "original_atk": "its original ATK", "self_atk": "this card's ATK",
+AMOUNT_WORDS = {"atk": "its ATK", "original_atk": "its original ATK", "half_original_atk": "half its original ATK",
+                "self_atk": "this card's ATK",
                 "opponent_battle_damage": "the battle damage its controller's opponent took in this battle"}
 OPERATION_WORDS = {
     "atk_add": "changes ATK by {amount}", "atk_set": "makes ATK {amount}", "atk_halve": "halves ATK",
@@ -128,7 +129,7 @@ STATE_WORDS = {
     "attacks": "attacks counted against its limit this turn (BP-5)", "hit_direct": "attacked directly this turn",
     "hit_monster": "attacked a monster this turn", "flipped": "flipped face-up by the attack",
     "no_attack": "cannot attack", "trig": "trigger pending", "used": "activated this turn",
-    "ssum": "Special Summoned", "equip": "equipped to", "counters": "counters on it",
+    "ssum": "Special Summoned", "sumt": "Summoned this turn", "equip": "equipped to", "counters": "counters on it",
 }
 LINK_WORDS = {"eff": "effect", "target": "target", "target2": "second target", "tloc": "where its target was",
               "tloc2": "where its second target was"}
@@ -223,7 +224,8 @@ WHO = {"self": "this card", "attacker": "the attacker", "attack_target": "the at
        None: "the game"}
 TRUTH_WORDS = {"face_up": "face-up", "defense_position": "in Defense Position", "yours": "controlled by its controller",
                "battling": "battling", "attacking": "attacking", "attacked": "attacked",
-               "special_summoned": "Special Summoned", "destroyed_by_battle": "destroyed by battle in this battle",
+               "special_summoned": "Special Summoned", "summoned_this_turn": "Summoned this turn",
+               "destroyed_by_battle": "destroyed by battle in this battle",
                "turn": "the turn player",
                "direct_attack": "a direct attack", "damage_step": "the Damage Step",
                "damage_calculation": "damage calculation"}
@@ -451,6 +453,7 @@ def select_facts(prefix, k, sel, words, archetype_id, name_id):
             (f"{prefix}_archetype", k, archetype_id.get(sel.archetype, 0), words),   # None: any
             (f"{prefix}_cards", k, vocab.SELECT_CARDS.index(sel.cards), words),
             (f"{prefix}_special_summoned", k, int(sel.special_summoned), words),
+            (f"{prefix}_summoned_this_turn", k, int(sel.summoned_this_turn), words),
             (f"{prefix}_name", k, name_id[sel.name] if sel.name is not None else 0, words),
             (f"{prefix}_not_attribute", k, vocab.ATTRIBUTES.index(sel.not_attribute), words)]
 
@@ -467,6 +470,7 @@ def select_words(sel) -> str:
     other = "other " if sel.other is True else ""
     but = " except cards of its own name" if sel.other == "name" else ""
     summoned = "Special Summoned " if sel.special_summoned else ""
+    summoned += "Summoned-this-turn " if sel.summoned_this_turn else ""
     cards = {"spells_traps": "Spell and Trap Cards", "graveyard": "cards in the Graveyard"}.get(sel.cards, "monsters")
     return f"{side} {other}{what + ' ' if what else ''}{summoned}{kin}{cards}{levels}{but}"
 

@@ -71,6 +71,7 @@ def card_values(ctx, c, st, me):
         "attacked": b(z3.And(st.attacking, there, c_t == st.target)),
         # a card that leaves the field is a new card: the flag is about the monster still there
         "special_summoned": b(z3.And(sel(st.ssum, c_t, z3.BoolVal(False)), sel(st.loc, c_t, z3.IntVal(0)) == MZ)),
+        "summoned_this_turn": b(z3.And(sel(st.sumt, c_t, z3.BoolVal(False)), sel(st.loc, c_t, z3.IntVal(0)) == MZ)),
         "card_kind": S.ckind(c_t),   # a vocab.CARD_KINDS index ("monster:synchro")
         # determined destroyed by the battle going on (AB-1's mark, until the battle ends: GEN-3)
         "destroyed_by_battle": b(sel(st.dbb, c_t, z3.BoolVal(False))),
@@ -265,18 +266,19 @@ def target_fits(ctx, eff, st, target, prefix="filter"):
 
 def card_state(ctx, card, st):
     """(face-up, in Defense Position, in the Monster Zone, controller, a Spell/Trap Card on the field
-    (its Spell & Trap Zone or Field Zone), Special Summoned, in the Graveyard) of `card` in `st`,
-    read once however many selectors ask."""
+    (its Spell & Trap Zone or Field Zone), Special Summoned, in the Graveyard, Summoned this turn)
+    of `card` in `st`, read once however many selectors ask."""
     S = ctx.S
     spell_trap = z3.Not(ctx.kind_is_card(card, *MONSTER_KINDS))
     if isinstance(card, int):
         return (st.faceup[card], st.defpos[card], st.loc[card] == MZ, S.ctrl(card),
-                z3.And(spell_trap, z3.Or(st.loc[card] == STZ, st.loc[card] == FZ)), st.ssum[card], st.loc[card] == GY)
+                z3.And(spell_trap, z3.Or(st.loc[card] == STZ, st.loc[card] == FZ)), st.ssum[card], st.loc[card] == GY,
+                st.sumt[card])
     loc = ctx.sel(st.loc, card, z3.IntVal(0))
     return (ctx.sel(st.faceup, card, z3.BoolVal(False)), ctx.sel(st.defpos, card, z3.BoolVal(False)),
             ctx.monster_in_zone(card, st), S.ctrl(card),
             z3.And(card != NONE, spell_trap, z3.Or(loc == STZ, loc == FZ)), ctx.sel(st.ssum, card, z3.BoolVal(False)),
-            z3.And(card != NONE, loc == GY))
+            z3.And(card != NONE, loc == GY), ctx.sel(st.sumt, card, z3.BoolVal(False)))
 
 
 def picks(ctx, owner, prefix, s, card, facts, source):
@@ -284,14 +286,14 @@ def picks(ctx, owner, prefix, s, card, facts, source):
     picks `card`, whose state is `facts`: a monster in the Monster Zone (or, for `cards:
     spells_traps`, a Spell or Trap Card in the Spell & Trap Zone or Field Zone) on that side, in
     that position (face-up or face-down), of that Attribute (or not of `not_attribute`), Type,
-    Level range, archetype and name (0: any), Special Summoned if the selector says so, and not
-    `source` itself if the selector says `other` ("another monster"), nor any card of `source`'s
-    name if it says `other: "name"` ("except \"Machina Sniper\""). The loader keeps a Spell/Trap
-    selector to the filters a Spell or Trap can meet (no battle position, Attribute, Type, Level
-    or Special Summon)."""
+    Level range, archetype and name (0: any), Special Summoned or Summoned this turn if the selector
+    says so, and not `source` itself if the selector says `other` ("another monster"), nor any card
+    of `source`'s name if it says `other: "name"` ("except \"Machina Sniper\""). The loader keeps a
+    Spell/Trap selector to the filters a Spell or Trap can meet (no battle position, Attribute,
+    Type, Level or Summon)."""
     S = ctx.S
     F = S.select[prefix]
-    up, dpos, in_mz, ctrl, in_st, ssum, in_gy = facts
+    up, dpos, in_mz, ctrl, in_st, ssum, in_gy, sumt = facts
     side, filt = F["side"](s), F["filter"](s)
     sides = {"both": z3.BoolVal(True), "yours": ctrl == owner, "opponent": ctrl != owner}
     filters = {"any": z3.BoolVal(True), "attack_position": z3.Not(dpos), "defense_position": dpos,
@@ -303,6 +305,7 @@ def picks(ctx, owner, prefix, s, card, facts, source):
                      S.level(card) >= F["level_min"](s), S.level(card) <= F["level_max"](s),
                      z3.Or(F["archetype"](s) == 0, F["archetype"](s) == S.archetype(card)),
                      z3.Or(F["special_summoned"](s) == 0, ssum),
+                     z3.Or(F["summoned_this_turn"](s) == 0, sumt),
                      z3.Or(F["name"](s) == 0, F["name"](s) == S.name_id(card)),
                      z3.Or(F["not_attribute"](s) == 0, F["not_attribute"](s) != S.attribute(card)))
     other = F["other"](s)

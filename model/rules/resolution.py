@@ -230,7 +230,8 @@ def lp_change(ctx, k, player):
 def operation_amount(ctx, k, card):
     """Operation slot k's amount (vocab.AMOUNT_OF): a number; the ATK or original ATK of `card`,
     the card it is on (a term, or an index); the resolving effect's own card's ATK (`self_atk`:
-    "becomes equal to this face-up card's current ATK", Dark Diviner); the battle damage its
+    "becomes equal to this face-up card's current ATK", Dark Diviner); half the original ATK of `card`
+    (rounded down, as the engine does: "Trap Hole of Spikes"); the battle damage its
     controller's opponent took in this battle ("Gain Life Points equal to the Battle Damage that
     the monster inflicted to your opponent", Sebek's Blessing); or the number for each card its
     `count` selector picks (`count`: "800 ATK for each monster they control"), all as before the step."""
@@ -239,7 +240,8 @@ def operation_amount(ctx, k, card):
 
     def atk(c):
         return pre.atk[c] if isinstance(c, int) else ctx.sel(pre.atk, c, z3.IntVal(0))
-    values = {"atk": atk(card), "original_atk": S.orig_atk(card), "self_atk": atk(own),
+    values = {"atk": atk(card), "original_atk": S.orig_atk(card), "half_original_atk": S.orig_atk(card) / 2,
+              "self_atk": atk(own),
               "opponent_battle_damage": ctx.sel(pre.bd, 1 - S.ctrl(own)),
               "count": times(S.op_amount(s), counted(ctx, k))}   # linear: see effects.times
     out = S.op_amount(s)
@@ -321,6 +323,7 @@ def resolve_effects(ctx):
             do("special_summon", "loc", z3.IntVal(MZ))
             do("special_summon", "faceup", z3.BoolVal(True))
             do("special_summon", "ssum", z3.BoolVal(True))
+            do("special_summon", "sumt", z3.BoolVal(True))   # Summoned this turn: the play is one turn
             do("special_summon", "counters", z3.IntVal(0))   # a new card on the field: no counters yet
             # "their battle positions cannot be changed" (a fixed position_lock): these do nothing
             movable = z3.And(on_i, z3.Not(position_locks(ctx, i, pre)[2]))

@@ -61,7 +61,7 @@ VERBS = ("enter", "skip", "attack", "activate", "chain", "pass", "resolve", "nex
 CLAIM_WORDS = ("lp", "atk", "destroyed", "not-destroyed", "location", "face-up", "face-down",
                "window", "calc", "def", "position", "attacking", "not-attacking", "counters")
 SETUP_OPTIONS = ("as", "attack", "defense", "face-up", "face-down", "atk", "def", "equipped-to", "special-summoned",
-                 "counters")
+                 "counters", "summoned-this-turn")
 # Bare words that cannot be bare labels (quote such a label instead).
 KEYWORDS = frozenset(SETUP_OPTIONS + ("direct", "effect", "target", "link", "with", "choose"))
 
@@ -97,6 +97,7 @@ class CardSpec:
     special_summoned: bool = False   # a monster Special Summoned before the play (this turn or an earlier one)
     equipped_to: str | None = None   # an Equip Card's: the label of the monster it is equipped to
     counters: int = 0     # the counters on it as the play begins (a face-up card on the field)
+    summoned_this_turn: bool = False   # a monster Normal, Flip or Special Summoned earlier this turn
 
 
 @dataclass
@@ -257,9 +258,10 @@ def _check_setup_card(card: CardSpec, err):
                        f"{card.zone} (a card has none elsewhere)")
     if not 0 <= card.counters <= vocab.MAX_COUNTERS:
         err(card.line, f"a card has 0 to {vocab.MAX_COUNTERS} counters, got {card.counters}")
-    if card.special_summoned and card.zone != "monster_zone":
-        err(card.line, f"special-summoned says how a monster on the field came there; this card is in {card.zone}, "
-                       "not the monster zone (a card that leaves the field is a new card)")
+    for flag, word in ((card.special_summoned, "special-summoned"), (card.summoned_this_turn, "summoned-this-turn")):
+        if flag and card.zone != "monster_zone":
+            err(card.line, f"{word} says how a monster on the field came there; this card is in {card.zone}, "
+                           "not the monster zone (a card that leaves the field is a new card)")
     if card.zone == "monster_zone" and not card.face_up and not card.defense:
         err(card.line, "a face-down monster must be in Defense Position; expected `defense` "
                        "(JSON: \"defense\": true)")

@@ -356,7 +356,7 @@ class _TextParser:
         face = None
         atk = def_ = None
         equipped_to = None
-        special = False
+        special = this_turn = False
         counters = 0
         seen: set = set()
         while not cur.done():
@@ -392,6 +392,8 @@ class _TextParser:
                 position = w == "defense"
             elif w == "special-summoned":
                 special = True
+            elif w == "summoned-this-turn":
+                this_turn = True
             elif w == "counters":
                 counters = cur.number("counters")
             elif w in ("face-up", "face-down"):
@@ -416,7 +418,7 @@ class _TextParser:
         card = CardSpec(label="", name=name, player=player, zone=zone,
                         face_up=face_up if face is None else face,
                         defense=bool(position), atk=atk, def_=def_, line=lineno,
-                        special_summoned=special, counters=counters)
+                        special_summoned=special, counters=counters, summoned_this_turn=this_turn)
         _check_setup_card(card, self.err)
         if equipped_to is not None:
             self.equips.append((card, equipped_to, lineno))
@@ -701,4 +703,6 @@ def _setup_line(c: CardSpec, implicit: bool) -> str:
         parts.append("special-summoned")
     if c.counters:
         parts.append(f"counters {c.counters}")
+    if c.summoned_this_turn:
+        parts.append("summoned-this-turn")
     return " ".join(parts)
