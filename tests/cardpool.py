@@ -218,7 +218,7 @@ def build(tmp_path, rows=ROWS, scripts=SCRIPTS, extra_sql=()):
     return cdb, sdir
 
 
-# --- a pool for the effect-model mapping (checks/cards/scriptmodel.py): each script uses one
+# --- a pool for the effect-model mapping (checks/cards/scriptmodel/): each script uses one
 # mapped effect code, category, cost or operation; written for these tests
 EFFECT_ROWS = [
     (1101, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Mirror", "When an opponent's monster declares an attack: Destroy all your opponent's Attack Position monsters."),
