@@ -63,11 +63,6 @@ def _args(text: str, start: int) -> list[str]:
     return out + ["".join(cur).strip()]
 
 
-def _unknown_calls(body: str, allowed: set) -> bool:
-    """Whether the function calls a Duel function that is neither a query nor in `allowed`."""
-    return any(not QUERY.match(n) and n not in allowed for n in _CALL.findall(body))
-
-
 def _const(text: str):
     from ygo_timing.cards.luascan import const_value   # luascan imports luaconst only; no cycle
     return const_value(text)
