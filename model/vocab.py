@@ -175,6 +175,7 @@ CARD_QUANTITIES = (
     "attacked", "special_summoned", "card_kind", "destroyed_by_battle",
     "counters",   # the counters on it (a face-up card on the field; none elsewhere)
     "summoned_this_turn",   # Normal, Flip or Special Summoned this turn and still in the Monster Zone
+    "name",       # its card name (a play's name ids: checking/facts.py): "Equip only to \"Elemental HERO Neos\""
 )
 PLAYER_QUANTITIES = ("lp", "monsters", "cards", "hand", "battle_damage", "turn")
 # `selected`: how many monsters the atom's own `select` picks (in a condition only)

@@ -58,6 +58,8 @@ CASES = [
     ("attribute", "attacker", "DARK", "LIGHT"),
     ("monster_type", "attack_target", "dragon", "spellcaster"),
     ("archetype", "self", "Probe Series", "Six Samurai"),
+    ("name", "attacker", "Dark Magician", "Blue-Eyes White Dragon"),
+    ("name", "self", "Probe", "Kuriboh"),
     ("card_type", "self", "trap", "spell"),
     ("card_kind", "attacker", "monster:normal", "monster:synchro"),
     ("original_atk", "attack_target", 3000, 2500),

@@ -127,6 +127,10 @@ COUNTER_CONTINUOUS = ("remove_counter_instead", "counter_after_battle")   # `amo
 MODIFIERS = ("atk_modifier", "def_modifier")   # `per`: counter takes one of these
 
 
+# quantities whose value is a name the play gives an id (facts.Universe): an archetype, a card name
+NAME_QUANTITIES = {"archetype": "an archetype", "name": "a card name"}
+
+
 def parse_atom(r: Reader, d, what, subject_default=None) -> Atom:
     r.obj(d, {"quantity", "of", "cmp", "value", "than", "select"}, what)
     q = r.get(d, "quantity", str, REQUIRED, choices=vocab.QUANTITIES[1:], what=what)
@@ -136,6 +140,8 @@ def parse_atom(r: Reader, d, what, subject_default=None) -> Atom:
     select = _select(r, d, what, "all") if q == "selected" else None
     of = _subject(r, d, "of", q, what, subject_default)
     cmp = r.get(d, "cmp", str, "==", choices=vocab.COMPARISONS, what=what)
+    if q in NAME_QUANTITIES and cmp not in ("==", "!="):
+        r.fail("cmp", f"{what}: {q!r} is a name: it is compared with == or !=, got {cmp!r}")
     than = None
     if "than" in d:
         if q not in NUMERIC:
@@ -179,9 +185,9 @@ def _value(r, d, q, what, required):
         if name not in names:
             r.fail("value", f"{what}: {q} {short(v)}{did_you_mean(name, names)}; expected one of: {', '.join(names)}")
         return names.index(name)
-    if q == "archetype":
+    if q in NAME_QUANTITIES:
         if not isinstance(v, str) or not v.strip() or len(v) > 100:
-            r.fail("value", f"{what}: an archetype is a name of 1-100 characters, got {short(v)}")
+            r.fail("value", f"{what}: {NAME_QUANTITIES[q]} is a name of 1-100 characters, got {short(v)}")
         return v
     if not isinstance(v, int) or isinstance(v, bool) or not -10**6 <= v <= 10**6:
         r.fail("value", f"{what}: {q!r} is compared with a whole number (-1000000..1000000), got {short(v)}")

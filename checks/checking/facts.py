@@ -31,6 +31,15 @@ def selectors(card):
         yield from (a.select for alt in e.atoms for a in alt if a.select is not None)
 
 
+def atom_values(cards, quantity) -> set:
+    """The values the cards' atoms about `quantity` name (in conditions, target filters, costs'
+    filters and choices): the archetypes or card names a play's ids must cover."""
+    return {a.value for c in cards for e in c.effects
+            for alt in e.atoms + ((e.target_filter or ()), (e.second_filter or ()))
+            + tuple(c.filter for c in e.costs) + ((e.choose.filter if e.choose else ()),)
+            for a in alt if a.quantity == quantity and isinstance(a.value, str)}
+
+
 class Universe:
     """The play's cards as solver indexes, and the facts about them."""
 
@@ -61,19 +70,16 @@ class Universe:
         if len(self.effects) > vocab.MAX_PLAY_EFFECTS:   # keeps building the relation within a deadline
             raise PlayError(play.path, None, f"the play's cards have {len(self.effects)} activatable effects; "
                                              f"a play may have at most {vocab.MAX_PLAY_EFFECTS}")
-        archetypes = sorted({c.archetype for c in self.cards if c.archetype} |
-                            {a.value for c in self.cards for e in c.effects
-                             for alt in e.atoms + ((e.target_filter or ()), (e.second_filter or ()))
-                             + tuple(c.filter for c in e.costs) + ((e.choose.filter if e.choose else ()),)
-                             for a in alt if a.quantity == "archetype"} |
+        archetypes = sorted({c.archetype for c in self.cards if c.archetype} | atom_values(self.cards, "archetype") |
                             {sel.archetype for c in self.cards for sel in selectors(c) if sel.archetype} |
                             {c.calc_modifier["attacker_archetype"] for c in self.cards
                              if c.calc_modifier and c.calc_modifier.get("attacker_archetype")})
         self.archetype_id = {a: n + 1 for n, a in enumerate(archetypes)}
-        # a selector's `other: "name"` tells cards of one name from the others
-        # and a selector's `name` its cards (a name no card of the play has gets an id of its own)
+        # a selector's `other: "name"` tells cards of one name from the others, a selector's `name`
+        # its cards and a `name` atom its card (a name no card of the play has gets an id of its own)
         self.name_id = {name: n + 1 for n, name in enumerate(sorted({c.name for c in self.cards} |
-                                                                    {sel.name for c in self.cards for sel in selectors(c) if sel.name}))}
+                                                                    {sel.name for c in self.cards for sel in selectors(c) if sel.name} |
+                                                                    atom_values(self.cards, "name")))}
         # effects whose condition atoms every state must build (model/rules/effects.watched_atoms):
         # a mandatory trigger's decide whether it is owed, a continuous effect's whether it
         # applies; each takes a watched slot, and slots come in pairs so that plays share relations

@@ -248,6 +248,8 @@ def atom_words(a, subject=None) -> str:
         if a.quantity == "damage_calculation":
             return f"it {'is' if yes else 'is not'} damage calculation"
         return f"{who} {'is' if yes else 'is not'} {TRUTH_WORDS[a.quantity]}"
+    if a.quantity == "name" and a.than is None:   # the loader allows == and != for a name
+        return f"{who} {'is' if a.cmp == '==' else 'is not'} \"{a.value}\""
     lhs = f"{who}'s {a.quantity.replace('_', ' ').replace('atk', 'ATK').replace('def', 'DEF')}"
     if a.quantity == "counters":   # "the number of counters on this card >= 1"
         lhs = f"the number of counters on {who}"
@@ -323,7 +325,9 @@ def slot_facts(n, eff, archetype_id, name_id):
                 continue
             words = {"cond": condition, "filter": filter_words, "filter2": second_words, "costf": cost_words,
                      "choicef": choose_words}[prefix]
-            value = archetype_id.get(a.value, -1) if isinstance(a.value, str) else a.value
+            # a name is an id of the play's (facts.Universe), as an archetype is
+            value = ((name_id if a.quantity == "name" else archetype_id).get(a.value, -1)
+                     if isinstance(a.value, str) else a.value)
             out.extend([(f"{prefix}_quantity", k0 + k, vocab.Q[a.quantity], words),
                         (f"{prefix}_of", k0 + k, vocab.SJ[a.of] if a.of else 0, words),
                         (f"{prefix}_cmp", k0 + k, vocab.CMP[a.cmp], words),

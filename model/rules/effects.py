@@ -62,7 +62,7 @@ def card_values(ctx, c, st, me):
         "location": sel(st.loc, c_t, z3.IntVal(0)), "face_up": b(sel(st.faceup, c_t, z3.BoolVal(False))),
         "defense_position": b(sel(st.defpos, c_t, z3.BoolVal(False))), "atk": sel(st.atk, c_t, z3.IntVal(0)),
         "def": sel(st.def_, c_t, z3.IntVal(0)), "level": S.level(c_t), "attribute": S.attribute(c_t),
-        "monster_type": S.monster_type(c_t), "archetype": S.archetype(c_t),
+        "monster_type": S.monster_type(c_t), "archetype": S.archetype(c_t), "name": S.name_id(c_t),
         "card_type": z3.If(S.ckind(c_t) < len(vocab.SUBTYPES["monster"]), 0,
                            z3.If(S.ckind(c_t) < len(vocab.SUBTYPES["monster"]) + len(vocab.SUBTYPES["spell"]), 1, 2)),
         "original_atk": S.orig_atk(c_t), "original_def": S.orig_def(c_t), "yours": b(S.ctrl(c_t) == me),
