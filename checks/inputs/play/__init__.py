@@ -31,7 +31,8 @@ from ygo_timing.inputs.play.model import (
     PlayError,
     render_ref,
 )
-from ygo_timing.inputs.play.text import parse_text, render_action, to_text
+from ygo_timing.inputs.play.text import parse_text
+from ygo_timing.inputs.play.text_writer import render_action, to_text
 from ygo_timing.model import vocab
 
 __all__ = [

@@ -32,7 +32,7 @@ from ygo_timing.inputs.play.model import (
     _short,
     _short_q,
 )
-from ygo_timing.inputs.play.text import render_action
+from ygo_timing.inputs.play.text_writer import render_action
 from ygo_timing.model import vocab
 
 _TOP_KEYS = ("$schema", "title", "ruleset", "turn", "turn_player", "lp", "expect", "rules",

@@ -1,8 +1,11 @@
-"""The text form (`.play`): the line-oriented parser and the writer, which round-trip."""
+"""The text form (`.play`): the line-oriented parser (header lines, set-up lines, action lines).
+
+Its writer, which round-trips with it, is text_writer.py; the tokens and the cursor it reads a
+line with are text_tokens.py.
+"""
 from __future__ import annotations
 
 import difflib
-import json
 
 from ygo_timing.inputs import jsonloc
 from ygo_timing.inputs.play.model import (
@@ -37,103 +40,11 @@ from ygo_timing.inputs.play.model import (
     _check_setup_card,
     _one_of,
     _q,
-    _resolve,
     _resolve_equips,
     _short,
-    render_ref,
 )
+from ygo_timing.inputs.play.text_tokens import _Cursor, _describe, _strip_comment, _Tok
 from ygo_timing.model import vocab
-
-
-def render_action(a: ActionSpec) -> str:
-    r = render_ref
-    k = a.kind
-    if k == "enter_bp":
-        return "enter battle phase"
-    if k == "skip_bp":
-        return "skip battle phase"
-    if k == "end_bp":
-        return "end battle phase"
-    if k == "stop_attack":
-        return "stop attack"
-    if k == "attack":
-        return f"attack {r(a.card)} direct" if a.direct else f"attack {r(a.card)} -> {r(a.target)}"
-    if k == "activate":
-        s = f"{'chain' if a.link == -1 else 'activate'} {a.player} {r(a.card)}"
-        if a.effect != 1:
-            s += f" effect {a.effect}"
-        for t in (a.target, a.target2):
-            if t is not None:
-                s += f" target {r(t)}"
-        if a.other is not None:
-            s += f" cost {r(a.other)}"
-        if a.link > 0:
-            s += f" link {a.link}"
-        return s
-    if k == "pass":
-        return f"pass {a.player}"
-    if k == "resolve":
-        return ("resolve" if a.card is None else f"resolve {r(a.card)}") + \
-            "".join(f" choose {r(c)}" for c in (a.choice, a.choice2) if c is not None)
-    if k == "next":
-        return "next" if a.window is None else f"next {a.window}"
-    if k == "retarget":
-        return "retarget direct" if a.direct else f"retarget {r(a.target)}"
-    if k == "replace":
-        return f"replace {r(a.card)} with {r(a.other)}"
-    if k == "claim":
-        c = a.claim
-        if c == "lp":
-            return f"claim lp {a.player} {a.value}"
-        if c in ("atk", "def", "location", "position", "counters"):   # claim <what> <card> <value>
-            return f"claim {c} {r(a.card)} {a.value}"
-        if c in ("window", "calc"):
-            return f"claim {c} {a.window if c == 'window' else a.value}"
-        words = {"destroyed_by_battle": ("destroyed", "not-destroyed"), "face_up": ("face-up", "face-down"),
-                 "attacking": ("attacking", "not-attacking")}[c]   # claim <word> [card]
-        return f"claim {words[0] if a.value else words[1]}" + (f" {r(a.card)}" if c != "attacking" else "")
-    raise ValueError(f"cannot render action {a!r}")
-
-
-def _strip_comment(line: str) -> str:
-    """The line without its `#` comment (a `#` inside double quotes is text)."""
-    if "#" not in line:
-        return line
-    if '"' not in line:
-        return line[:line.index("#")]
-    in_q = False
-    i, n = 0, len(line)
-    while i < n:
-        c = line[i]
-        if in_q:
-            if c == "\\":
-                i += 1
-            elif c == '"':
-                in_q = False
-        elif c == '"':
-            in_q = True
-        elif c == "#":
-            return line[:i]
-        i += 1
-    return line
-
-
-class _Tok:
-    __slots__ = ("kind", "value", "col", "raw")
-
-    def __init__(self, kind, value, col, raw):
-        self.kind, self.value, self.col, self.raw = kind, value, col, raw
-
-    def word(self) -> str | None:
-        return self.value.lower() if self.kind == "w" else None
-
-
-def _describe(tok: _Tok | None) -> str:
-    if tok is None:
-        return "end of line"
-    if len(tok.raw) > 60:
-        return _short(tok.raw)
-    return repr(tok.raw) if tok.kind != "q" else tok.raw
 
 
 class _TextParser:
@@ -554,155 +465,8 @@ class _TextParser:
         return a
 
 
-class _Cursor:
-    def __init__(self, parser: _TextParser, toks: list[_Tok], lineno: int):
-        self.p = parser
-        self.toks = toks
-        self.i = 0
-        self.line = lineno
-
-    def err(self, message):
-        self.p.err(self.line, message)
-
-    def done(self) -> bool:
-        return self.i >= len(self.toks)
-
-    def peek(self) -> _Tok | None:
-        return None if self.done() else self.toks[self.i]
-
-    def next(self, expected: str) -> _Tok:
-        if self.done():
-            self.err(f"expected {expected}, got end of line")
-        t = self.toks[self.i]
-        self.i += 1
-        return t
-
-    def end(self):
-        if not self.done():
-            self.err(f"unexpected {_describe(self.peek())}; expected end of line")
-
-    def keyword(self, options) -> str:
-        t = self.next("one of: " + ", ".join(options))
-        w = t.word()
-        if w not in options:
-            self.err(f"unexpected {_describe(t)}; " + _one_of(options))
-        return w
-
-    def phrase_bp(self, verb: str):
-        t = self.next("'battle phase' or 'bp'")
-        w = t.word()
-        if w == "bp":
-            return
-        if w == "battle":
-            t2 = self.next("'phase'")
-            if t2.word() == "phase":
-                return
-            self.err(f"unexpected {_describe(t2)} after '{verb} battle'; expected 'phase'")
-        self.err(f"unexpected {_describe(t)} after {verb!r}; expected 'battle phase' or 'bp'")
-
-    def player(self) -> str:
-        t = self.next("a player (A or B)")
-        w = t.word()
-        if w not in ("a", "b"):
-            self.err(f"expected a player (A or B), got {_describe(t)}")
-        return w.upper()
-
-    def card(self) -> str:
-        t = self.next("a card (a label or a \"quoted name\")")
-        if t.kind not in ("q", "w"):
-            self.err(f"expected a card (a label or a \"quoted name\"), got {_describe(t)}")
-        return _resolve(self.p.play.cards, t.value, self.p.err, self.line)
-
-    def number(self, what: str, low: int = 0) -> int:
-        t = self.next(f"a number ({what})")
-        if t.kind != "w":
-            self.err(f"bad number {_describe(t)} for {what}; expected a whole number {low} or more")
-        return self.p.number(t.value, self.line, what, low)
-
-    def window(self) -> str:
-        t = self.next("a window name")
-        w = t.word() if t.kind == "w" else None
-        if w not in vocab.WINDOWS:
-            self.err(f"unknown window {_describe(t)}; " + _one_of(vocab.WINDOWS))
-        return w
-
-
 def parse_text(text: str, path: str) -> Play:
     """Parse the text form (`.play`)."""
     if len(text) > vocab.MAX_FILE_BYTES:
         raise PlayError(path, None, f"file is larger than the limit of {vocab.MAX_FILE_BYTES} bytes")
     return _TextParser(text, path).parse()
-
-
-# ---------------------------------------------------------------------------
-# JSON form
-# ---------------------------------------------------------------------------
-
-
-def _free_text(s: str) -> str:
-    needs_quotes = (
-        "#" in s or s != s.strip() or any(ord(ch) < 0x20 or ch == "\x7f" for ch in s)
-        or (s.startswith('"') and s.endswith('"'))
-    )
-    return _q(s) if needs_quotes else s
-
-
-def to_text(play: Play) -> str:
-    """The text form of a play (parse_text(to_text(p)) gives p back, up to line
-    numbers and action text)."""
-    out: list[str] = []
-    if play.title:
-        out.append(f"title: {_free_text(play.title)}")
-    if play.source:
-        out.append(f"source: {_free_text(play.source)}")
-    if play.ruleset is not None:
-        out.append(f"ruleset: {play.ruleset}")
-    out.append(f"turn: {play.turn}")
-    out.append(f"turn-player: {play.turn_player}")
-    out.append("lp: " + ", ".join(f"{k} {play.lp[k]}" for k in vocab.PLAYERS if k in play.lp))
-    if play.expect is not None:
-        out.append(" ".join(["expect:", play.expect] + list(play.expect_rules)))
-    if play.rules:
-        out.append("rules: " + " ".join(play.rules))
-    for entry in play.custom_cards:
-        out.append("card: " + json.dumps(entry, ensure_ascii=False, separators=(", ", ": ")))
-    if play.cards:
-        out.append("")
-    names = [c.name for c in play.cards]
-    for c in play.cards:
-        # No `as` when the card's name gives it its label back; auto labels
-        # ("Name#2") are written out, so they come back as explicit labels.
-        out.append(_setup_line(c, implicit=c.label == c.name and names.count(c.name) == 1))
-    out.append("")
-    for a in play.actions:
-        out.append(render_action(a))
-    return "\n".join(out) + "\n"
-
-
-def _setup_line(c: CardSpec, implicit: bool) -> str:
-    if c.zone == "spell_trap_zone":
-        word = "spell" if c.face_up else "set"
-        face_default = c.face_up
-    else:
-        word = next(w for w, (z, _) in ZONE_WORDS.items() if z == c.zone)
-        face_default = ZONE_WORDS[word][1]
-    parts = [c.player, word, _q(c.name)]
-    if not implicit:
-        parts.append("as " + render_ref(c.label))
-    if c.face_up != face_default:
-        parts.append("face-up" if c.face_up else "face-down")
-    if c.defense:
-        parts.append("defense")
-    if c.atk is not None:
-        parts.append(f"atk {c.atk}")
-    if c.def_ is not None:
-        parts.append(f"def {c.def_}")
-    if c.equipped_to is not None:
-        parts.append("equipped-to " + render_ref(c.equipped_to))
-    if c.special_summoned:
-        parts.append("special-summoned")
-    if c.counters:
-        parts.append(f"counters {c.counters}")
-    if c.summoned_this_turn:
-        parts.append("summoned-this-turn")
-    return " ".join(parts)
