@@ -8,8 +8,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 from click.testing import CliRunner
-from ygo_timing.cards import catalogue, effect_format
-from ygo_timing.cards.effect_format import SUMMON_KEYS
+from ygo_timing.cards import catalogue, effect_conditions
+from ygo_timing.cards.effect_selectors import SUMMON_KEYS
 from ygo_timing.cli.main import main
 from ygo_timing.model import vocab
 
@@ -464,7 +464,7 @@ def test_conditions_normalise_to_alternatives_of_atoms():
         {"quantity": "face_up", "of": "attacker", "value": False}]}}]}))[0]
     e = c.effects[0]
     assert e.condition == "attacked"
-    assert e.atoms == ((effect_format.Atom("level", "attacker", "<=", 4), effect_format.Atom("face_up", "attacker", "!=", 0)),)
+    assert e.atoms == ((effect_conditions.Atom("level", "attacker", "<=", 4), effect_conditions.Atom("face_up", "attacker", "!=", 0)),)
     # the event alone in one alternative: the other alternative adds nothing
     e = load(card(condition={"any": ["attacked", {"all": ["attacked", {"quantity": "level", "value": 4}]}]}))[0].effects[0]
     assert (e.condition, e.atoms) == ("attacked", ())
@@ -473,8 +473,8 @@ def test_conditions_normalise_to_alternatives_of_atoms():
 def test_named_values_are_read_as_their_vocabulary_index():
     e = load(card(condition={"all": [{"quantity": "attribute", "of": "attacker", "value": "light"},
                                      {"quantity": "location", "value": "graveyard"}]}))[0].effects[0]
-    assert e.atoms[0] == (effect_format.Atom("attribute", "attacker", "==", vocab.ATTRIBUTES.index("light")),
-                          effect_format.Atom("location", "self", "==", vocab.L["graveyard"]))
+    assert e.atoms[0] == (effect_conditions.Atom("attribute", "attacker", "==", vocab.ATTRIBUTES.index("light")),
+                          effect_conditions.Atom("location", "self", "==", vocab.L["graveyard"]))
 
 
 def test_card_fields_are_checked_with_their_line():

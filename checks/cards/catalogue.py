@@ -16,7 +16,7 @@ from types import MappingProxyType
 from ygo_timing.inputs import fileio, jsonloc
 from ygo_timing.model import vocab
 
-from . import effect_format
+from . import effect_conditions, effect_format
 from .reader import REQUIRED, CatalogueError, Reader, short
 
 
@@ -31,7 +31,7 @@ class Effect:
     fusion_summon: bool = False
     timings: tuple = ()
     condition: str = "none"       # the event (vocab.CONDITIONS) that places it, "none" if none
-    atoms: tuple = ()             # and the condition's other atoms: alternatives of Atoms (effect_format)
+    atoms: tuple = ()             # and the condition's other atoms: alternatives of Atoms (effect_conditions)
     ruling_allowed: bool = False
     no_damage_step: bool = False
     costs: tuple = ()             # effect_format.Cost, paid on activation in this order
@@ -280,7 +280,7 @@ def parse_effect(value, doc, path, where, what) -> Effect:
         if t not in vocab.TIMINGS:
             r.fail("timings", f"{w}: timing {short(t)}; expected one of: {', '.join(vocab.TIMINGS)}")
     e.timings = tuple(timings)
-    e.condition, e.atoms = effect_format.parse_condition(r, d.get("condition", "none"), w)
+    e.condition, e.atoms = effect_conditions.parse_condition(r, d.get("condition", "none"), w)
     if e.kind == "continuous" and e.condition != "none":
         # an event is what happened: it places a trigger; a continuous effect applies while a state holds
         r.fail("condition", f"{w}: a continuous effect applies while its condition's atoms hold; event "

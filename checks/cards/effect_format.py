@@ -2,9 +2,8 @@
 a filter, operations, and, for a continuous effect, what it applies. This module reads and checks
 those fields of a catalogue entry; model/rules/effects.py gives them their meaning.
 
-A condition is any and/or/not tree; it is normalised here to what the relation has slots for
-(vocab.CONDITION_ALTERNATIVES alternatives of vocab.CONDITION_ATOMS atoms, plus at most one event
-from vocab.CONDITIONS, which places a trigger), and refused with its line when it does not fit.
+The condition and its atoms are read in effect_conditions.py and the selectors (`on: all`) in
+effect_selectors.py; this module reads the rest, and writes a whole effect back to the format.
 """
 from __future__ import annotations
 
@@ -12,35 +11,9 @@ from dataclasses import dataclass
 
 from ygo_timing.model import vocab
 
+from .effect_conditions import atom_dict, condition_value, parse_condition
+from .effect_selectors import Select, _select, select_dict
 from .reader import REQUIRED, Reader, did_you_mean, short
-
-TRUTH = ("face_up", "defense_position", "yours", "battling", "attacking", "attacked", "special_summoned",
-         "summoned_this_turn", "destroyed_by_battle", "turn", "direct_attack", "damage_step", "damage_calculation")
-NAMED = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
-         "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
-NUMERIC = ("atk", "def", "level", "original_atk", "original_def", "lp", "monsters", "cards", "hand",
-           "battle_damage", "chain_length", "selected", "counters")
-# the range of each quantity, for refusing a condition no card or state can ever meet
-DOMAIN = {**{q: (0, 1) for q in TRUTH}, **{q: (0, len(v) - 1) for q, v in NAMED.items()},
-          "level": (0, 13), "archetype": (0, 10**6), "chain_length": (0, vocab.MAX_CHAIN),
-          "selected": (0, 10), "counters": (0, vocab.MAX_COUNTERS)}   # at most 5 monsters a side (SELECTED_SPELLS_TRAPS: Spell/Trap Cards)
-SELECTED_SPELLS_TRAPS = (0, 12)   # at most 6 a side: 5 in the Spell & Trap Zone, 1 in the Field Zone
-SELECTED_GRAVEYARD = (0, vocab.MAX_CARDS)   # the play's cards in the Graveyards
-MAX_ALTERNATIVES_WHILE_NORMALISING = 16
-
-
-@dataclass(frozen=True)
-class Atom:
-    """`quantity` of `of` compared (`cmp`) with `value`, plus `than`'s quantity when given."""
-    quantity: str
-    of: str | None
-    cmp: str
-    value: int | str = 0          # a number, or an archetype's name (facts.py gives it an id)
-    than: tuple | None = None     # (quantity, of) on the right-hand side, or None
-    select: "Select | None" = None   # `selected`: which monsters it counts
-
-    def negated(self):
-        return Atom(self.quantity, self.of, vocab.NEGATED_COMPARISON[self.cmp], self.value, self.than, self.select)
 
 
 @dataclass(frozen=True)
@@ -48,28 +21,6 @@ class Cost:
     do: str
     amount: int = 0
     filter: tuple = ()   # Atoms the card discarded or Tributed must meet ("Tribute 1 Winged Beast monster")
-
-
-@dataclass(frozen=True)
-class Select:
-    """Which cards an `on: all` picks: monsters in the Monster Zone, or (`cards`: "spells_traps")
-    Spell and Trap Cards in the Spell & Trap Zone and Field Zone; whose, in which position, and of
-    which Attribute, Type, Level range and archetype (names, 0..99 and None: any); only Special
-    Summoned ones (`special_summoned`), only ones Summoned this turn (`summoned_this_turn`); `other`: not the effect's own card (True: "another
-    monster"), or no card of its name ("name": "except \"Machina Sniper\"")."""
-    side: str = "both"
-    filter: str = "any"
-    attribute: str = "none"
-    monster_type: str = "none"
-    level_min: int = 0
-    level_max: int = 99
-    other: bool | str = False     # False, True (not the effect's card) or "name" (no card of its name)
-    archetype: str | None = None  # an archetype's name (facts.py gives it an id)
-    cards: str = "monsters"       # vocab.SELECT_CARDS
-    special_summoned: bool = False  # True: only monsters that were Special Summoned
-    name: str | None = None       # a card name: only cards of that name (facts.py's name ids)
-    not_attribute: str = "none"   # not of this Attribute ("a non-LIGHT monster")
-    summoned_this_turn: bool = False  # True: only monsters Summoned this turn ("the turn they are Summoned")
 
 
 @dataclass(frozen=True)
@@ -125,171 +76,6 @@ DIRECT_ATK_DEF = ("atk_add", "atk_set", "atk_halve", "atk_double", "atk_gain_opp
 AMOUNT_CONTINUOUS = ("atk_modifier", "def_modifier", "remove_counter_instead", "counter_after_battle")
 COUNTER_CONTINUOUS = ("remove_counter_instead", "counter_after_battle")   # `amount`: counters, 1 or more
 MODIFIERS = ("atk_modifier", "def_modifier")   # `per`: counter takes one of these
-
-
-# quantities whose value is a name the play gives an id (facts.Universe): an archetype, a card name
-NAME_QUANTITIES = {"archetype": "an archetype", "name": "a card name"}
-
-
-def parse_atom(r: Reader, d, what, subject_default=None) -> Atom:
-    r.obj(d, {"quantity", "of", "cmp", "value", "than", "select"}, what)
-    q = r.get(d, "quantity", str, REQUIRED, choices=vocab.QUANTITIES[1:], what=what)
-    if ("select" in d) != (q == "selected"):
-        r.fail("select" if "select" in d else None,
-               f"{what}: 'select' (which monsters it counts) goes with quantity 'selected' and only with it")
-    select = _select(r, d, what, "all") if q == "selected" else None
-    of = _subject(r, d, "of", q, what, subject_default)
-    cmp = r.get(d, "cmp", str, "==", choices=vocab.COMPARISONS, what=what)
-    if q in NAME_QUANTITIES and cmp not in ("==", "!="):
-        r.fail("cmp", f"{what}: {q!r} is a name: it is compared with == or !=, got {cmp!r}")
-    than = None
-    if "than" in d:
-        if q not in NUMERIC:
-            r.fail("than", f"{what}: 'than' compares numbers; {q!r} is not a number")
-        rr = Reader(r.doc, r.path, r.where + ("than",))
-        t = rr.obj(d["than"], {"quantity", "of"}, f"{what} than")
-        q2 = rr.get(t, "quantity", str, REQUIRED, choices=tuple(n for n in NUMERIC if n != "selected"), what=f"{what} than")
-        than = (q2, _subject(rr, t, "of", q2, f"{what} than", subject_default))
-    value = _value(r, d, q, what, required=than is None)
-    atom = Atom(q, of, cmp, value, than, select)
-    if than is None and not satisfiable([atom]):
-        r.fail("value", f"{what}: {q} {cmp} {short(value)} holds for no card or state ever")
-    return atom
-
-
-def _subject(r, d, key, q, what, default):
-    if q in vocab.GAME_QUANTITIES:
-        if key in d:
-            r.fail(key, f"{what}: {q!r} is about the game; it takes no {key!r}")
-        return None
-    choices = vocab.PLAYER_SUBJECTS if q in vocab.PLAYER_QUANTITIES else vocab.CARD_SUBJECTS
-    fallback = "you" if q in vocab.PLAYER_QUANTITIES else (default or "self")
-    return r.get(d, key, str, fallback, choices=choices, what=what)
-
-
-def _value(r, d, q, what, required):
-    if "value" not in d:
-        if q in TRUTH:
-            return 1
-        if required:
-            r.fail(None, f"{what}: missing required key 'value' (or 'than')")
-        return 0
-    v = d["value"]
-    if q in TRUTH:
-        if not isinstance(v, bool):
-            r.fail("value", f"{what}: {q!r} is true or false, got {short(v)}")
-        return int(v)
-    if q in NAMED:
-        names = NAMED[q]
-        name = v.lower() if isinstance(v, str) else v
-        if name not in names:
-            r.fail("value", f"{what}: {q} {short(v)}{did_you_mean(name, names)}; expected one of: {', '.join(names)}")
-        return names.index(name)
-    if q in NAME_QUANTITIES:
-        if not isinstance(v, str) or not v.strip() or len(v) > 100:
-            r.fail("value", f"{what}: {NAME_QUANTITIES[q]} is a name of 1-100 characters, got {short(v)}")
-        return v
-    if not isinstance(v, int) or isinstance(v, bool) or not -10**6 <= v <= 10**6:
-        r.fail("value", f"{what}: {q!r} is compared with a whole number (-1000000..1000000), got {short(v)}")
-    return v
-
-
-def _holds(x, cmp, v):
-    return {"==": x == v, "!=": x != v, "<": x < v, "<=": x <= v, ">": x > v, ">=": x >= v}[cmp]
-
-
-def satisfiable(atoms) -> bool:
-    """Some value of each quantity meets every atom (with a constant right-hand side) about it."""
-    groups: dict = {}
-    for a in atoms:
-        if a.than is None and not isinstance(a.value, str):
-            # `selected` atoms with different selectors count different cards
-            groups.setdefault((a.quantity, a.of, a.select), []).append(a)
-    for (q, _, select), group in groups.items():
-        cards = select.cards if select is not None else None
-        lo, hi = {"spells_traps": SELECTED_SPELLS_TRAPS, "graveyard": SELECTED_GRAVEYARD}.get(cards) or \
-            DOMAIN.get(q, (0, 10**7))
-        points = {lo, hi} | {p for a in group for p in (a.value - 1, a.value, a.value + 1)}
-        if not any(lo <= p <= hi and all(_holds(p, a.cmp, a.value) for a in group) for p in points):
-            return False
-    return True
-
-
-# --- conditions: any and/or/not tree -> (event, alternatives) -----------------------------------
-def parse_condition(r: Reader, value, what, key="condition", allow_events=True, subject_default=None, limit=None):
-    """(event name, alternatives: tuple of tuples of Atom) of a condition tree at `key`. `limit`:
-    (alternatives, atoms, the message) when the slots are fewer than a condition's (a target's
-    filter)."""
-    alts = _dnf(Reader(r.doc, r.path, r.where + (key,)), value, what, allow_events, subject_default)
-    events = {frozenset(e for e in alt if isinstance(e, str)) for alt in alts}
-    if len(events) > 1:
-        r.fail(key, f"{what}: every alternative of a condition must name the same event "
-                    f"({', '.join(sorted(set().union(*events))) or 'none'}): the event places a trigger")
-    event_set = next(iter(events)) if events else frozenset()
-    if len(event_set) > 1:
-        r.fail(key, f"{what}: at most one event per condition, got {', '.join(sorted(event_set))}")
-    event = next(iter(event_set)) if event_set else "none"
-    alternatives = []
-    for alt in alts:
-        atoms = tuple(dict.fromkeys(a for a in alt if isinstance(a, Atom)))
-        if not satisfiable(atoms):
-            continue   # an alternative no state meets adds nothing
-        if not atoms:
-            alternatives = None   # one alternative is the event alone: the atoms add nothing
-            break
-        if atoms not in alternatives:
-            alternatives.append(atoms)
-    if alternatives is None:
-        return event, ()
-    if not alternatives:
-        r.fail(key, f"{what}: this condition holds for no card or state ever")
-    if limit is not None:
-        most_alternatives, most_atoms, message = limit
-        if len(alternatives) > most_alternatives or any(len(a) > most_atoms for a in alternatives):
-            r.fail(key, message)
-    if len(alternatives) > vocab.CONDITION_ALTERNATIVES or any(len(a) > vocab.CONDITION_ATOMS for a in alternatives):
-        r.fail(key, f"{what}: a condition may have at most {vocab.CONDITION_ALTERNATIVES} alternatives ('any') "
-                    f"of at most {vocab.CONDITION_ATOMS} atoms each once written as an 'any' of 'all's; "
-                    f"this one has {len(alternatives)} of up to {max(len(a) for a in alternatives)}")
-    return event, tuple(alternatives)
-
-
-def _dnf(r: Reader, value, what, allow_events, subject_default, negate=False):
-    """A list of alternatives, each a list of event names and Atoms."""
-    if isinstance(value, str):
-        if not allow_events:
-            r.fail(None, f"{what}: an event ({short(value)}) cannot be part of a target's filter; write atoms")
-        if value not in vocab.CONDITIONS:
-            r.fail(None, f"{what}: unknown event {short(value)}{did_you_mean(value, vocab.CONDITIONS)}; expected an "
-                         f"atom object, all/any/not, or one of: {', '.join(vocab.CONDITIONS)}")
-        if negate and value != "none":
-            r.fail(None, f"{what}: an event cannot be negated ('not' {value!r}): write what the text asks for")
-        return [[]] if value == "none" else [[value]]
-    if not isinstance(value, dict):
-        r.fail(None, f"{what}: a condition is an event name, an atom object or an all/any/not object")
-    if len(value) == 1 and next(iter(value)) in ("all", "any", "not"):
-        op, arg = next(iter(value.items()))
-        sub = Reader(r.doc, r.path, r.where + (op,))
-        if op == "not":
-            return _dnf(sub, arg, what, allow_events, subject_default, not negate)
-        if not isinstance(arg, list) or not arg:
-            sub.fail(None, f"{what}: {op!r} takes a non-empty list")
-        parts = [_dnf(Reader(r.doc, r.path, r.where + (op, k)), v, what, allow_events, subject_default, negate)
-                 for k, v in enumerate(arg)]
-        if (op == "any") != negate:   # or: the alternatives side by side
-            out = [alt for p in parts for alt in p]
-        else:                          # and: every combination
-            out = [[]]
-            for p in parts:
-                out = [a + b for a in out for b in p]
-                if len(out) > MAX_ALTERNATIVES_WHILE_NORMALISING:
-                    break
-        if len(out) > MAX_ALTERNATIVES_WHILE_NORMALISING:
-            r.fail(None, f"{what}: this condition has more than {MAX_ALTERNATIVES_WHILE_NORMALISING} alternatives "
-                         "once written as an 'any' of 'all's")
-        return out
-    atom = parse_atom(r, value, f"{what} atom", subject_default)
-    return [[atom.negated() if negate else atom]]
 
 
 # --- costs, target, operations, continuous effects ----------------------------------------------
@@ -531,98 +317,6 @@ def _operation(r: Reader, o, w, k) -> Operation:
     return Operation(do, on, amount, amount_of, to, select, then, otherwise, count)
 
 
-SELECT_KEYS = {"side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype",
-               "cards", "special_summoned", "name", "not_attribute", "summoned_this_turn"}
-# what only a monster has: a Spell/Trap selector with one of these would pick no card ever
-MONSTER_ONLY_KEYS = ("attribute", "not_attribute", "monster_type", "level_min", "level_max", "special_summoned",
-                     "summoned_this_turn")
-# how a monster came to the Monster Zone: a selector picks only those (true) or any (left out)
-SUMMON_KEYS = {"special_summoned": "only monsters that were Special Summoned",
-               "summoned_this_turn": "only monsters Summoned this turn"}
-
-
-def _select(r: Reader, o, w, on, continuous=False, key="select"):
-    """The selector at `key` of `o`: `select`, with "on": "all" and only with it; an amount's
-    `count` (required there: the caller passes "all")."""
-    sel = r.get(o, key, dict, None, what=w)
-    if (sel is not None) != (on == "all"):
-        if key == "count":
-            r.fail(None, f"{w}: an amount for each card needs 'count' (which cards it counts)")
-        r.fail("select" if sel is not None else "on", f"{w}: 'select' (which cards) goes with \"on\": \"all\" and only with it")
-    if sel is None:
-        return Select()
-    sr = Reader(r.doc, r.path, r.where + (key,))
-    w = f"{w} {key}"
-    sr.obj(sel, SELECT_KEYS, w)
-    attribute, not_attribute = (sr.get(sel, key, str, "none", what=w) for key in ("attribute", "not_attribute"))
-    for key, v in (("attribute", attribute), ("not_attribute", not_attribute)):
-        if v.lower() not in vocab.ATTRIBUTES:
-            sr.fail(key, f"{w}: {key} {short(v)}{did_you_mean(v.lower(), vocab.ATTRIBUTES)}; "
-                         f"expected one of: {', '.join(vocab.ATTRIBUTES)}")
-    if attribute.lower() != "none" and not_attribute.lower() != "none":
-        sr.fail("not_attribute", f"{w}: 'attribute' and 'not_attribute' together: give one of them")
-    out = Select(sr.get(sel, "side", str, "both", choices=vocab.SELECT_SIDES, what=w),
-                 sr.get(sel, "filter", str, "any", choices=vocab.SELECT_FILTERS, what=w), attribute.lower(),
-                 sr.get(sel, "monster_type", str, "none", choices=vocab.MONSTER_TYPES, what=w),
-                 sr.get(sel, "level_min", int, 0, what=w), sr.get(sel, "level_max", int, 99, what=w),
-                 _other(sr, sel, w), _name_key(sr, sel, w, "archetype"),
-                 sr.get(sel, "cards", str, "monsters", choices=vocab.SELECT_CARDS, what=w),
-                 _summoned(sr, sel, w, "special_summoned"), _name_key(sr, sel, w, "name"), not_attribute.lower(),
-                 _summoned(sr, sel, w, "summoned_this_turn"))
-    if not 0 <= out.level_min <= out.level_max <= 99:
-        sr.fail("level_min", f"{w}: a Level range is 0 <= level_min <= level_max <= 99; this one picks no monster ever")
-    if out.cards == "spells_traps":
-        if continuous:
-            sr.fail("cards", f"{w}: a continuous effect applies to monsters; \"cards\": \"spells_traps\" is for "
-                             "operations (\"destroy all Spell and Trap Cards\")")
-        for key in MONSTER_ONLY_KEYS:
-            if key in sel:
-                sr.fail(key, f"{w}: {key!r} is about monsters; a Spell/Trap selector (\"cards\": \"spells_traps\") "
-                             "with it would pick no card ever")
-        if out.filter in vocab.POSITION_FILTERS:
-            sr.fail("filter", f"{w}: a Spell or Trap Card has no battle position; a Spell/Trap selector's filter is "
-                              "any, face_up or face_down")
-    if out.cards == "graveyard":
-        if continuous:
-            sr.fail("cards", f"{w}: a continuous effect applies to monsters on the field; \"cards\": \"graveyard\" "
-                             "counts or picks cards in the Graveyard")
-        if out.filter != "any":
-            sr.fail("filter", f"{w}: a card in the Graveyard has no battle position and is face-up; a Graveyard "
-                              "selector's filter is any")
-        for key in SUMMON_KEYS:
-            if key in sel:
-                sr.fail(key, f"{w}: {key!r} is about monsters in the Monster Zone (a card that left the field is "
-                             "a new card)")
-    return out
-
-
-def _summoned(sr: Reader, sel, w, key):
-    if key not in sel:
-        return False
-    if sel[key] is not True:
-        sr.fail(key, f"{w}: {key!r} is true ({SUMMON_KEYS[key]}); leave it out to pick monsters however they "
-                     f"came, got {short(sel[key])}")
-    return True
-
-
-def _other(sr: Reader, sel, w):
-    other = sel.get("other", False)
-    if other is True or other is False or other == "name":
-        return other
-    sr.fail("other", f"{w}: 'other' is true (not the effect's own card) or \"name\" (no card of the effect "
-                     f"card's name), got {short(other)}")
-
-
-def _name_key(sr: Reader, sel, w, key):
-    """An archetype's (or, `key` "name", a card's) name, or None: any."""
-    if key not in sel:
-        return None
-    v = sel[key]
-    if not isinstance(v, str) or not v.strip() or len(v) > 100:
-        sr.fail(key, f"{w}: {'an archetype' if key == 'archetype' else 'a card name'} is a name of 1-100 characters, got {short(v)}")
-    return v
-
-
 def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
     a = r.get(d, "apply", dict, None, what=what)
     if a is None:
@@ -695,57 +389,6 @@ def changes_atk_def_directly(ops, apply) -> bool:
 
 
 # --- writing an effect back (cards --format json, cards migrate) -----------------------------------
-def atom_dict(a: Atom, of: bool = True) -> dict:
-    """An atom as the catalogue writes it; `of` False: without its subject (a cost's filter)."""
-    d = {"quantity": a.quantity}
-    if a.of is not None and of:
-        d["of"] = a.of
-    if a.cmp != "==":
-        d["cmp"] = a.cmp
-    if a.quantity in NAMED:
-        d["value"] = NAMED[a.quantity][a.value]
-    elif a.quantity in TRUTH:
-        d["value"] = bool(a.value)
-    elif a.than is None or a.value:
-        d["value"] = a.value
-    if a.than is not None:
-        d["than"] = {"quantity": a.than[0], "of": a.than[1]}
-    if a.select is not None:
-        d["select"] = select_dict(a.select)
-    return d
-
-
-def condition_value(event: str, alternatives: tuple):
-    """The condition as the format writes it: the event's name alone, or an all/any tree."""
-    if not alternatives:
-        return event
-    lead = [event] if event != "none" else []
-    alts = [lead + [atom_dict(a) for a in alt] for alt in alternatives]
-    alls = [{"all": alt} if len(alt) > 1 else alt[0] for alt in alts]
-    return alls[0] if len(alls) == 1 else {"any": alls}
-
-
-def select_dict(sel: Select) -> dict:
-    d = {"side": sel.side, "filter": sel.filter}
-    d.update({k: v for k, v in (("attribute", sel.attribute), ("monster_type", sel.monster_type)) if v != "none"})
-    d.update({k: v for k, v in (("level_min", sel.level_min), ("level_max", sel.level_max)) if v != Select().__dict__[k]})
-    if sel.other:
-        d["other"] = sel.other
-    if sel.archetype is not None:
-        d["archetype"] = sel.archetype
-    if sel.cards != "monsters":
-        d["cards"] = sel.cards
-    if sel.special_summoned:
-        d["special_summoned"] = True
-    if sel.name is not None:
-        d["name"] = sel.name
-    if sel.not_attribute != "none":
-        d["not_attribute"] = sel.not_attribute
-    if sel.summoned_this_turn:
-        d["summoned_this_turn"] = True
-    return d
-
-
 def operation_dict(o: Operation) -> dict:
     d = {"do": o.do}
     if o.do not in GAME_OPS + DECK_OPS:

@@ -7,7 +7,8 @@ from __future__ import annotations
 import operator
 import re
 
-from ygo_timing.cards.effect_format import DECK_OPS, GAME_OPS, Select
+from ygo_timing.cards.effect_format import DECK_OPS, GAME_OPS
+from ygo_timing.cards.effect_selectors import Select
 from ygo_timing.model import rulebook, vocab
 from ygo_timing.model.state import ATOM_FIELDS, NONE, SELECT_FIELDS, A
 

@@ -1,0 +1,148 @@
+"""Selectors (docs/cards-format.md): which cards an operation or continuous effect with `on: all`
+picks, and which cards a `selected` atom counts: the Select record, the keys a selector takes, its
+reader and its writer back to the format. A module of its own because conditions
+(effect_conditions.py), operations and continuous effects (effect_format.py) all read it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ygo_timing.model import vocab
+
+from .reader import Reader, did_you_mean, short
+
+
+@dataclass(frozen=True)
+class Select:
+    """Which cards an `on: all` picks: monsters in the Monster Zone, or (`cards`: "spells_traps")
+    Spell and Trap Cards in the Spell & Trap Zone and Field Zone; whose, in which position, and of
+    which Attribute, Type, Level range and archetype (names, 0..99 and None: any); only Special
+    Summoned ones (`special_summoned`), only ones Summoned this turn (`summoned_this_turn`); `other`: not the effect's own card (True: "another
+    monster"), or no card of its name ("name": "except \"Machina Sniper\"")."""
+    side: str = "both"
+    filter: str = "any"
+    attribute: str = "none"
+    monster_type: str = "none"
+    level_min: int = 0
+    level_max: int = 99
+    other: bool | str = False     # False, True (not the effect's card) or "name" (no card of its name)
+    archetype: str | None = None  # an archetype's name (facts.py gives it an id)
+    cards: str = "monsters"       # vocab.SELECT_CARDS
+    special_summoned: bool = False  # True: only monsters that were Special Summoned
+    name: str | None = None       # a card name: only cards of that name (facts.py's name ids)
+    not_attribute: str = "none"   # not of this Attribute ("a non-LIGHT monster")
+    summoned_this_turn: bool = False  # True: only monsters Summoned this turn ("the turn they are Summoned")
+
+
+SELECT_KEYS = {"side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype",
+               "cards", "special_summoned", "name", "not_attribute", "summoned_this_turn"}
+# what only a monster has: a Spell/Trap selector with one of these would pick no card ever
+MONSTER_ONLY_KEYS = ("attribute", "not_attribute", "monster_type", "level_min", "level_max", "special_summoned",
+                     "summoned_this_turn")
+# how a monster came to the Monster Zone: a selector picks only those (true) or any (left out)
+SUMMON_KEYS = {"special_summoned": "only monsters that were Special Summoned",
+               "summoned_this_turn": "only monsters Summoned this turn"}
+
+
+def _select(r: Reader, o, w, on, continuous=False, key="select"):
+    """The selector at `key` of `o`: `select`, with "on": "all" and only with it; an amount's
+    `count` (required there: the caller passes "all")."""
+    sel = r.get(o, key, dict, None, what=w)
+    if (sel is not None) != (on == "all"):
+        if key == "count":
+            r.fail(None, f"{w}: an amount for each card needs 'count' (which cards it counts)")
+        r.fail("select" if sel is not None else "on", f"{w}: 'select' (which cards) goes with \"on\": \"all\" and only with it")
+    if sel is None:
+        return Select()
+    sr = Reader(r.doc, r.path, r.where + (key,))
+    w = f"{w} {key}"
+    sr.obj(sel, SELECT_KEYS, w)
+    attribute, not_attribute = (sr.get(sel, key, str, "none", what=w) for key in ("attribute", "not_attribute"))
+    for key, v in (("attribute", attribute), ("not_attribute", not_attribute)):
+        if v.lower() not in vocab.ATTRIBUTES:
+            sr.fail(key, f"{w}: {key} {short(v)}{did_you_mean(v.lower(), vocab.ATTRIBUTES)}; "
+                         f"expected one of: {', '.join(vocab.ATTRIBUTES)}")
+    if attribute.lower() != "none" and not_attribute.lower() != "none":
+        sr.fail("not_attribute", f"{w}: 'attribute' and 'not_attribute' together: give one of them")
+    out = Select(sr.get(sel, "side", str, "both", choices=vocab.SELECT_SIDES, what=w),
+                 sr.get(sel, "filter", str, "any", choices=vocab.SELECT_FILTERS, what=w), attribute.lower(),
+                 sr.get(sel, "monster_type", str, "none", choices=vocab.MONSTER_TYPES, what=w),
+                 sr.get(sel, "level_min", int, 0, what=w), sr.get(sel, "level_max", int, 99, what=w),
+                 _other(sr, sel, w), _name_key(sr, sel, w, "archetype"),
+                 sr.get(sel, "cards", str, "monsters", choices=vocab.SELECT_CARDS, what=w),
+                 _summoned(sr, sel, w, "special_summoned"), _name_key(sr, sel, w, "name"), not_attribute.lower(),
+                 _summoned(sr, sel, w, "summoned_this_turn"))
+    if not 0 <= out.level_min <= out.level_max <= 99:
+        sr.fail("level_min", f"{w}: a Level range is 0 <= level_min <= level_max <= 99; this one picks no monster ever")
+    if out.cards == "spells_traps":
+        if continuous:
+            sr.fail("cards", f"{w}: a continuous effect applies to monsters; \"cards\": \"spells_traps\" is for "
+                             "operations (\"destroy all Spell and Trap Cards\")")
+        for key in MONSTER_ONLY_KEYS:
+            if key in sel:
+                sr.fail(key, f"{w}: {key!r} is about monsters; a Spell/Trap selector (\"cards\": \"spells_traps\") "
+                             "with it would pick no card ever")
+        if out.filter in vocab.POSITION_FILTERS:
+            sr.fail("filter", f"{w}: a Spell or Trap Card has no battle position; a Spell/Trap selector's filter is "
+                              "any, face_up or face_down")
+    if out.cards == "graveyard":
+        if continuous:
+            sr.fail("cards", f"{w}: a continuous effect applies to monsters on the field; \"cards\": \"graveyard\" "
+                             "counts or picks cards in the Graveyard")
+        if out.filter != "any":
+            sr.fail("filter", f"{w}: a card in the Graveyard has no battle position and is face-up; a Graveyard "
+                              "selector's filter is any")
+        for key in SUMMON_KEYS:
+            if key in sel:
+                sr.fail(key, f"{w}: {key!r} is about monsters in the Monster Zone (a card that left the field is "
+                             "a new card)")
+    return out
+
+
+def _summoned(sr: Reader, sel, w, key):
+    if key not in sel:
+        return False
+    if sel[key] is not True:
+        sr.fail(key, f"{w}: {key!r} is true ({SUMMON_KEYS[key]}); leave it out to pick monsters however they "
+                     f"came, got {short(sel[key])}")
+    return True
+
+
+def _other(sr: Reader, sel, w):
+    other = sel.get("other", False)
+    if other is True or other is False or other == "name":
+        return other
+    sr.fail("other", f"{w}: 'other' is true (not the effect's own card) or \"name\" (no card of the effect "
+                     f"card's name), got {short(other)}")
+
+
+def _name_key(sr: Reader, sel, w, key):
+    """An archetype's (or, `key` "name", a card's) name, or None: any."""
+    if key not in sel:
+        return None
+    v = sel[key]
+    if not isinstance(v, str) or not v.strip() or len(v) > 100:
+        sr.fail(key, f"{w}: {'an archetype' if key == 'archetype' else 'a card name'} is a name of 1-100 characters, got {short(v)}")
+    return v
+
+
+# --- writing a selector back (cards --format json, cards migrate) -------------------------------
+def select_dict(sel: Select) -> dict:
+    d = {"side": sel.side, "filter": sel.filter}
+    d.update({k: v for k, v in (("attribute", sel.attribute), ("monster_type", sel.monster_type)) if v != "none"})
+    d.update({k: v for k, v in (("level_min", sel.level_min), ("level_max", sel.level_max)) if v != Select().__dict__[k]})
+    if sel.other:
+        d["other"] = sel.other
+    if sel.archetype is not None:
+        d["archetype"] = sel.archetype
+    if sel.cards != "monsters":
+        d["cards"] = sel.cards
+    if sel.special_summoned:
+        d["special_summoned"] = True
+    if sel.name is not None:
+        d["name"] = sel.name
+    if sel.not_attribute != "none":
+        d["not_attribute"] = sel.not_attribute
+    if sel.summoned_this_turn:
+        d["summoned_this_turn"] = True
+    return d
