@@ -78,10 +78,8 @@ def _select(r: Reader, o, w, on, continuous=False, key="select"):
         if continuous:
             sr.fail("cards", f"{w}: a continuous effect applies to monsters; \"cards\": \"spells_traps\" is for "
                              "operations (\"destroy all Spell and Trap Cards\")")
-        for key in MONSTER_ONLY_KEYS:
-            if key in sel:
-                sr.fail(key, f"{w}: {key!r} is about monsters; a Spell/Trap selector (\"cards\": \"spells_traps\") "
-                             "with it would pick no card ever")
+        _refuse(sr, sel, MONSTER_ONLY_KEYS, w, "is about monsters; a Spell/Trap selector (\"cards\": \"spells_traps\") "
+                                               "with it would pick no card ever")
         if out.filter in vocab.POSITION_FILTERS:
             sr.fail("filter", f"{w}: a Spell or Trap Card has no battle position; a Spell/Trap selector's filter is "
                               "any, face_up or face_down")
@@ -92,11 +90,15 @@ def _select(r: Reader, o, w, on, continuous=False, key="select"):
         if out.filter != "any":
             sr.fail("filter", f"{w}: a card in the Graveyard has no battle position and is face-up; a Graveyard "
                               "selector's filter is any")
-        for key in SUMMON_KEYS:
-            if key in sel:
-                sr.fail(key, f"{w}: {key!r} is about monsters in the Monster Zone (a card that left the field is "
-                             "a new card)")
+        _refuse(sr, sel, SUMMON_KEYS, w, "is about monsters in the Monster Zone (a card that left the field is a new card)")
     return out
+
+
+def _refuse(sr: Reader, sel, keys, w, why):
+    """The first of `keys` the selector has is an error: `why` says what it is about."""
+    for key in keys:
+        if key in sel:
+            sr.fail(key, f"{w}: {key!r} {why}")
 
 
 def _summoned(sr: Reader, sel, w, key):
