@@ -86,9 +86,10 @@ class State:
         # Special Summoned (by a resolving effect, or before the play as its set-up says: in any
         # turn); read only while the card is in the Monster Zone, as leaving the field makes it a new card
         self.ssum = [B(f"c{i}_ssum") for i in range(ncards)]
-        # Summoned this turn (Normal, Flip or Special Summoned: the set-up's summoned-this-turn, or a
-        # Special Summon resolving in the play); read, like ssum, only while it is in the Monster Zone
-        self.sumt = [B(f"c{i}_sumt") for i in range(ncards)]
+        # how it was Summoned this turn (vocab.SUMMONED_THIS_TURN: not, Normal/Tribute/Special, Flip; the
+        # set-up's summoned-this-turn / flip-summoned-this-turn, or a Special Summon resolving in the
+        # play); read, like ssum, only while it is in the Monster Zone
+        self.sumt = [I(f"c{i}_sumt") for i in range(ncards)]
         self.ind_battle = [B(f"c{i}_ind_battle") for i in range(ncards)]  # cannot be destroyed by battle (an operation's, this turn)
         self.ind_effect = [B(f"c{i}_ind_effect") for i in range(ncards)]  # cannot be destroyed by card effects (this turn)
         # the monster this card is equipped to as an Equip Card (GEN-20), NONE when it is not: set when

@@ -175,6 +175,7 @@ CARD_QUANTITIES = (
     "attacked", "special_summoned", "card_kind", "destroyed_by_battle",
     "counters",   # the counters on it (a face-up card on the field; none elsewhere)
     "summoned_this_turn",   # Normal, Flip or Special Summoned this turn and still in the Monster Zone
+    "flip_summoned_this_turn",   # of those, Flip Summoned ("Normal or Special Summoned this turn" leaves them out)
     "name",       # its card name (a play's name ids: checking/facts.py): "Equip only to \"Elemental HERO Neos\""
 )
 PLAYER_QUANTITIES = ("lp", "monsters", "cards", "hand", "battle_damage", "turn")
@@ -183,6 +184,9 @@ GAME_QUANTITIES = ("direct_attack", "chain_length", "damage_step", "selected",
                    "damage_calculation")   # the rule set's damage-calculation window (D3-4, T4)
 QUANTITIES = ("nothing",) + CARD_QUANTITIES + PLAYER_QUANTITIES + GAME_QUANTITIES
 Q = {name: i for i, name in enumerate(QUANTITIES)}
+# how a monster was Summoned this turn (State.sumt): the kinds cards tell apart ("Trap Hole of
+# Spikes": "Normal or Special Summoned this turn"; "Big-Tusked Mammoth": any Summon)
+SUMMONED_THIS_TURN = ("no", "normal_or_special", "flip")
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
 CMP = {name: i for i, name in enumerate(COMPARISONS)}
 NEGATED_COMPARISON = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}

@@ -70,6 +70,7 @@ CASES = [
     ("attacked", "attack_target", True, False),
     ("special_summoned", "attacker", False, True),
     ("summoned_this_turn", "attacker", False, True),   # the set-up does not say it was
+    ("flip_summoned_this_turn", "attacker", False, True),
     ("destroyed_by_battle", "attack_target", False, True),   # no damage calculation yet
     ("counters", "attacker", 0, 1),   # the set-up gives none
     ("lp", "you", 7000, 8000),

@@ -366,10 +366,10 @@ def err_text(source: str) -> P.PlayError:
      "'defense' conflicts with an earlier option on this line; expected each option at most once"),
     ('A monster "X" shiny\nenter bp\n', 1,
      "unexpected 'shiny' in set-up line; expected one of: as, attack, defense, face-up, face-down, "
-     "atk, def, equipped-to, special-summoned, counters, summoned-this-turn"),
+     "atk, def, equipped-to, special-summoned, counters, summoned-this-turn, flip-summoned-this-turn"),
     ('A monster "X" special-sumoned\nenter bp\n', 1,
      "unexpected 'special-sumoned' in set-up line (did you mean 'special-summoned'?); expected one of: as, attack, "
-     "defense, face-up, face-down, atk, def, equipped-to, special-summoned, counters, summoned-this-turn"),
+     "defense, face-up, face-down, atk, def, equipped-to, special-summoned, counters, summoned-this-turn, flip-summoned-this-turn"),
     ('A hand "X" special-summoned\nenter bp\n', 1,
      "special-summoned says how a monster on the field came there; this card is in hand, not the monster zone "
      "(a card that leaves the field is a new card)"),
@@ -378,6 +378,9 @@ def err_text(source: str) -> P.PlayError:
     ('A graveyard "X" summoned-this-turn\nenter bp\n', 1,
      "summoned-this-turn says how a monster on the field came there; this card is in graveyard, not the monster "
      "zone (a card that leaves the field is a new card)"),
+    ('A monster "X" summoned-this-turn flip-summoned-this-turn\nenter bp\n', 1,
+     "summoned-this-turn (a Normal, Tribute or Special Summon) and flip-summoned-this-turn (a Flip Summon) "
+     "together: a monster is Summoned one way in a turn; expected one of them"),
     # an Equip Card is a set-up card of its own (`equipped-to`): the old `equip "Name"` says so
     ('A monster "X" equip "Y"\nenter bp\n', 1,
      "'equip' is no set-up option any more: " + PM.EQUIP_MOVED),

@@ -17,7 +17,7 @@ from .effect_selectors import Select, _select, select_dict
 from .reader import REQUIRED, Reader, did_you_mean, short
 
 TRUTH = ("face_up", "defense_position", "yours", "battling", "attacking", "attacked", "special_summoned",
-         "summoned_this_turn", "destroyed_by_battle", "turn", "direct_attack", "damage_step", "damage_calculation")
+         "summoned_this_turn", "flip_summoned_this_turn", "destroyed_by_battle", "turn", "direct_attack", "damage_step", "damage_calculation")
 NAMED = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
          "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 NUMERIC = ("atk", "def", "level", "original_atk", "original_def", "lp", "monsters", "cards", "hand",

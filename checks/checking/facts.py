@@ -252,7 +252,8 @@ def initial_state(layout, uni: Universe, play: Play) -> dict:
         v[f"faceup[{i}]"] = spec.face_up
         v[f"defpos[{i}]"] = spec.defense
         v[f"ssum[{i}]"] = spec.special_summoned   # the set-up's special-summoned (docs/format.md)
-        v[f"sumt[{i}]"] = spec.summoned_this_turn   # the set-up's summoned-this-turn
+        v[f"sumt[{i}]"] = vocab.SUMMONED_THIS_TURN.index(   # the set-up's (flip-)summoned-this-turn
+            "flip" if spec.flip_summoned_this_turn else "normal_or_special" if spec.summoned_this_turn else "no")
         v[f"counters[{i}]"] = spec.counters       # the set-up's counters N
         v[f"atk[{i}]"] = spec.atk if spec.atk is not None else (card.atk or 0)
         v[f"def_[{i}]"] = spec.def_ if spec.def_ is not None else (card.def_ or 0)

@@ -226,6 +226,7 @@ WHO = {"self": "this card", "attacker": "the attacker", "attack_target": "the at
 TRUTH_WORDS = {"face_up": "face-up", "defense_position": "in Defense Position", "yours": "controlled by its controller",
                "battling": "battling", "attacking": "attacking", "attacked": "attacked",
                "special_summoned": "Special Summoned", "summoned_this_turn": "Summoned this turn",
+               "flip_summoned_this_turn": "Flip Summoned this turn",
                "destroyed_by_battle": "destroyed by battle in this battle",
                "turn": "the turn player",
                "direct_attack": "a direct attack", "damage_step": "the Damage Step",
@@ -561,6 +562,8 @@ def state_value(uni, field, value):
         return _effect_label(uni, value) if 0 <= value < len(uni.effects) else str(value)
     if base == "calc":
         return ("pending", "done", "skipped")[value]
+    if base == "sumt" and 0 <= value < len(vocab.SUMMONED_THIS_TURN):
+        return ("no", "yes (Normal, Tribute or Special Summoned)", "yes (Flip Summoned)")[value]
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)

@@ -13,6 +13,7 @@ from ..state import NONE
 from .base import once
 
 MZ, STZ, FZ, HAND, GY = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "field_zone", "hand", "graveyard"))
+FLIP_SUMMONED = vocab.SUMMONED_THIS_TURN.index("flip")
 ATOM_SLOTS = vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATOMS
 FIELD = (MZ, STZ, FZ)
 MONSTER_KINDS = tuple(k for k in vocab.CARD_KINDS if k.startswith("monster"))
@@ -71,7 +72,9 @@ def card_values(ctx, c, st, me):
         "attacked": b(z3.And(st.attacking, there, c_t == st.target)),
         # a card that leaves the field is a new card: the flag is about the monster still there
         "special_summoned": b(z3.And(sel(st.ssum, c_t, z3.BoolVal(False)), sel(st.loc, c_t, z3.IntVal(0)) == MZ)),
-        "summoned_this_turn": b(z3.And(sel(st.sumt, c_t, z3.BoolVal(False)), sel(st.loc, c_t, z3.IntVal(0)) == MZ)),
+        "summoned_this_turn": b(z3.And(sel(st.sumt, c_t, z3.IntVal(0)) != 0, sel(st.loc, c_t, z3.IntVal(0)) == MZ)),
+        "flip_summoned_this_turn": b(z3.And(sel(st.sumt, c_t, z3.IntVal(0)) == FLIP_SUMMONED,
+                                            sel(st.loc, c_t, z3.IntVal(0)) == MZ)),
         "card_kind": S.ckind(c_t),   # a vocab.CARD_KINDS index ("monster:synchro")
         # determined destroyed by the battle going on (AB-1's mark, until the battle ends: GEN-3)
         "destroyed_by_battle": b(sel(st.dbb, c_t, z3.BoolVal(False))),
@@ -273,12 +276,12 @@ def card_state(ctx, card, st):
     if isinstance(card, int):
         return (st.faceup[card], st.defpos[card], st.loc[card] == MZ, S.ctrl(card),
                 z3.And(spell_trap, z3.Or(st.loc[card] == STZ, st.loc[card] == FZ)), st.ssum[card], st.loc[card] == GY,
-                st.sumt[card])
+                st.sumt[card] != 0)
     loc = ctx.sel(st.loc, card, z3.IntVal(0))
     return (ctx.sel(st.faceup, card, z3.BoolVal(False)), ctx.sel(st.defpos, card, z3.BoolVal(False)),
             ctx.monster_in_zone(card, st), S.ctrl(card),
             z3.And(card != NONE, spell_trap, z3.Or(loc == STZ, loc == FZ)), ctx.sel(st.ssum, card, z3.BoolVal(False)),
-            z3.And(card != NONE, loc == GY), ctx.sel(st.sumt, card, z3.BoolVal(False)))
+            z3.And(card != NONE, loc == GY), ctx.sel(st.sumt, card, z3.IntVal(0)) != 0)
 
 
 def picks(ctx, owner, prefix, s, card, facts, source):

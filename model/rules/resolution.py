@@ -323,7 +323,8 @@ def resolve_effects(ctx):
             do("special_summon", "loc", z3.IntVal(MZ))
             do("special_summon", "faceup", z3.BoolVal(True))
             do("special_summon", "ssum", z3.BoolVal(True))
-            do("special_summon", "sumt", z3.BoolVal(True))   # Summoned this turn: the play is one turn
+            # Summoned this turn (the play is one turn), by a Special Summon
+            do("special_summon", "sumt", z3.IntVal(vocab.SUMMONED_THIS_TURN.index("normal_or_special")))
             do("special_summon", "counters", z3.IntVal(0))   # a new card on the field: no counters yet
             # "their battle positions cannot be changed" (a fixed position_lock): these do nothing
             movable = z3.And(on_i, z3.Not(position_locks(ctx, i, pre)[2]))

@@ -39,7 +39,7 @@ _TOP_KEYS = ("$schema", "title", "ruleset", "turn", "turn_player", "lp", "expect
              "source", "cards", "setup", "actions")
 # "equip": an empty list only, as earlier versions wrote it (an Equip Card is a card of its own: "equipped_to")
 _SETUP_KEYS = ("player", "zone", "card", "label", "face_up", "defense", "atk", "def", "equip", "equipped_to",
-               "special_summoned", "counters", "summoned_this_turn")
+               "special_summoned", "counters", "summoned_this_turn", "flip_summoned_this_turn")
 _ACTION_KEYS = {
     "enter_bp": (), "skip_bp": (), "end_bp": (), "stop_attack": (),
     "attack": ("card", "target", "direct"),
@@ -231,13 +231,14 @@ class _JsonParser:
                                       f"list is read as nothing): {EQUIP_MOVED}")
         special = c.get("special_summoned")
         special = False if special is None else self.boolean(special, p + ("special_summoned",))
-        this_turn = c.get("summoned_this_turn")
-        this_turn = False if this_turn is None else self.boolean(this_turn, p + ("summoned_this_turn",))
+        this_turn, flip = (False if c.get(k) is None else self.boolean(c[k], p + (k,))
+                           for k in ("summoned_this_turn", "flip_summoned_this_turn"))
         counters = c.get("counters")
         counters = 0 if counters is None else self.integer(counters, p + ("counters",))
         card = CardSpec(label="", name=name, player=player, zone=zone, face_up=face_up,
                         defense=defense, atk=atk, def_=def_, line=self.at(p),
-                        special_summoned=special, counters=counters, summoned_this_turn=this_turn)
+                        special_summoned=special, counters=counters, summoned_this_turn=this_turn,
+                        flip_summoned_this_turn=flip)
         _check_setup_card(card, self.err)
         return card, label
 
@@ -425,6 +426,7 @@ def to_json(play: Play) -> dict:
          **({"equipped_to": c.equipped_to} if c.equipped_to is not None else {}),
          **({"special_summoned": True} if c.special_summoned else {}),
          **({"summoned_this_turn": True} if c.summoned_this_turn else {}),
+         **({"flip_summoned_this_turn": True} if c.flip_summoned_this_turn else {}),
          **({"counters": c.counters} if c.counters else {})}
         for c in play.cards
     ]

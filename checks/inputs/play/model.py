@@ -61,7 +61,7 @@ VERBS = ("enter", "skip", "attack", "activate", "chain", "pass", "resolve", "nex
 CLAIM_WORDS = ("lp", "atk", "destroyed", "not-destroyed", "location", "face-up", "face-down",
                "window", "calc", "def", "position", "attacking", "not-attacking", "counters")
 SETUP_OPTIONS = ("as", "attack", "defense", "face-up", "face-down", "atk", "def", "equipped-to", "special-summoned",
-                 "counters", "summoned-this-turn")
+                 "counters", "summoned-this-turn", "flip-summoned-this-turn")
 # Bare words that cannot be bare labels (quote such a label instead).
 KEYWORDS = frozenset(SETUP_OPTIONS + ("direct", "effect", "target", "link", "with", "choose"))
 
@@ -97,7 +97,8 @@ class CardSpec:
     special_summoned: bool = False   # a monster Special Summoned before the play (this turn or an earlier one)
     equipped_to: str | None = None   # an Equip Card's: the label of the monster it is equipped to
     counters: int = 0     # the counters on it as the play begins (a face-up card on the field)
-    summoned_this_turn: bool = False   # a monster Normal, Flip or Special Summoned earlier this turn
+    summoned_this_turn: bool = False   # a monster Normal (Tribute) or Special Summoned earlier this turn
+    flip_summoned_this_turn: bool = False   # a monster Flip Summoned earlier this turn
 
 
 @dataclass
@@ -258,7 +259,11 @@ def _check_setup_card(card: CardSpec, err):
                        f"{card.zone} (a card has none elsewhere)")
     if not 0 <= card.counters <= vocab.MAX_COUNTERS:
         err(card.line, f"a card has 0 to {vocab.MAX_COUNTERS} counters, got {card.counters}")
-    for flag, word in ((card.special_summoned, "special-summoned"), (card.summoned_this_turn, "summoned-this-turn")):
+    if card.summoned_this_turn and card.flip_summoned_this_turn:
+        err(card.line, "summoned-this-turn (a Normal, Tribute or Special Summon) and flip-summoned-this-turn (a Flip "
+                       "Summon) together: a monster is Summoned one way in a turn; expected one of them")
+    for flag, word in ((card.special_summoned, "special-summoned"), (card.summoned_this_turn, "summoned-this-turn"),
+                       (card.flip_summoned_this_turn, "flip-summoned-this-turn")):
         if flag and card.zone != "monster_zone":
             err(card.line, f"{word} says how a monster on the field came there; this card is in {card.zone}, "
                            "not the monster zone (a card that leaves the field is a new card)")

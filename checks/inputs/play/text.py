@@ -267,7 +267,7 @@ class _TextParser:
         face = None
         atk = def_ = None
         equipped_to = None
-        special = this_turn = False
+        special = this_turn = flip = False
         counters = 0
         seen: set = set()
         while not cur.done():
@@ -305,6 +305,8 @@ class _TextParser:
                 special = True
             elif w == "summoned-this-turn":
                 this_turn = True
+            elif w == "flip-summoned-this-turn":
+                flip = True
             elif w == "counters":
                 counters = cur.number("counters")
             elif w in ("face-up", "face-down"):
@@ -329,7 +331,8 @@ class _TextParser:
         card = CardSpec(label="", name=name, player=player, zone=zone,
                         face_up=face_up if face is None else face,
                         defense=bool(position), atk=atk, def_=def_, line=lineno,
-                        special_summoned=special, counters=counters, summoned_this_turn=this_turn)
+                        special_summoned=special, counters=counters, summoned_this_turn=this_turn,
+                        flip_summoned_this_turn=flip)
         _check_setup_card(card, self.err)
         if equipped_to is not None:
             self.equips.append((card, equipped_to, lineno))

@@ -136,4 +136,6 @@ def _setup_line(c: CardSpec, implicit: bool) -> str:
         parts.append(f"counters {c.counters}")
     if c.summoned_this_turn:
         parts.append("summoned-this-turn")
+    if c.flip_summoned_this_turn:
+        parts.append("flip-summoned-this-turn")
     return " ".join(parts)
