@@ -130,21 +130,6 @@ def _name_key(sr: Reader, sel, w, key):
 
 # --- writing a selector back (cards --format json, cards migrate) -------------------------------
 def select_dict(sel: Select) -> dict:
-    d = {"side": sel.side, "filter": sel.filter}
-    d.update({k: v for k, v in (("attribute", sel.attribute), ("monster_type", sel.monster_type)) if v != "none"})
-    d.update({k: v for k, v in (("level_min", sel.level_min), ("level_max", sel.level_max)) if v != Select().__dict__[k]})
-    if sel.other:
-        d["other"] = sel.other
-    if sel.archetype is not None:
-        d["archetype"] = sel.archetype
-    if sel.cards != "monsters":
-        d["cards"] = sel.cards
-    if sel.special_summoned:
-        d["special_summoned"] = True
-    if sel.name is not None:
-        d["name"] = sel.name
-    if sel.not_attribute != "none":
-        d["not_attribute"] = sel.not_attribute
-    if sel.summoned_this_turn:
-        d["summoned_this_turn"] = True
-    return d
+    """`side` and `filter`, then each key whose value is not its default, in the fields' order."""
+    default = Select()
+    return {k: v for k, v in vars(sel).items() if k in ("side", "filter") or v != getattr(default, k)}
