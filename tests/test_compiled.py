@@ -24,6 +24,10 @@ from ygo_timing.model import compiled, native, step, vocab
 from ygo_timing.model.state import ACTION_FIELDS, ACTIONS, NONE, Action
 
 PLAYS = sorted(p for p in FIXTURES.rglob("*.play"))
+# The two tests that read a fixture's shared solver trace run in one process (pytest -n: the README's
+# test command runs the suite in two), so each fixture's trace is still computed once
+ONE_TRACE = [pytest.param(p, id=str(p.relative_to(FIXTURES)), marks=pytest.mark.xdist_group(f"trace:{p.relative_to(FIXTURES)}"))
+             for p in PLAYS]
 # random sequences: a few in CI, many with YGO_TIMING_RANDOM=N
 RANDOM_SEQUENCES = int(os.environ.get("YGO_TIMING_RANDOM", "12"))
 
@@ -51,7 +55,7 @@ def same_step(fast, slow, act, where):
     return True
 
 
-@pytest.mark.parametrize("path", PLAYS, ids=lambda p: str(p.relative_to(FIXTURES)))
+@pytest.mark.parametrize("path", ONE_TRACE)
 def test_fixture_steps_agree(path, traces):
     """Every solver step of the fixture (the shared trace), taken again by the compiled relation
     from the same state: the same verdict, the same broken rules, the same state after."""
@@ -70,7 +74,7 @@ def test_fixture_steps_agree(path, traces):
             {n: (a, b) for n, a, b in zip(fast.names, fast.vals, after) if a != b})
 
 
-@pytest.mark.parametrize("path", PLAYS, ids=lambda p: str(p.relative_to(FIXTURES)))
+@pytest.mark.parametrize("path", ONE_TRACE)
 def test_fixture_explained_from_the_walk(path, traces, monkeypatch):
     """`check` asks the solver once, at the step the compiled walk finds illegal: it finds the
     step the full replay finds, the same broken rules, the same facts in the same words, and
