@@ -214,11 +214,13 @@ class Statics:
                       for prefix in ("cond", "filter", "filter2", "costf", "choicef")}   # filter2: the second target's;
         # costf: the card paid's; choicef: a card chosen as it resolves (`choose`)
         # `choose`: how many cards it chooses as it resolves (0: it chooses none), the fewest while
-        # enough fit ("you can": 0), where (a bit per vocab.CHOOSE_FROM place) and whose (CHOOSE_SIDES)
+        # enough fit ("you can": 0), where (a bit per vocab.CHOOSE_FROM place) and whose (CHOOSE_SIDES),
+        # and whether the text needs that many to be activated at all (`needed`)
         self.choose_count = f("choose_count", Int, Int)
         self.choose_min = f("choose_min", Int, Int)
         self.choose_from = f("choose_from", Int, Int)
         self.choose_side = f("choose_side", Int, Int)
+        self.choose_needed = f("choose_needed", Int, Bool)   # activated only while `min` cards fit
         self.cost = f("cost", Int, Int)
         self.cost_amount = f("cost_amount", Int, Int)
         self.op = f("operation", Int, Int)

@@ -171,6 +171,9 @@ GOOD = [
          operations=[{"do": "negate_attack"}, {"do": "special_summon", "on": "choice", "then": True}]),
     dict(choose={"from": "deck", "filter": {"quantity": "atk", "cmp": "<=", "than": {"quantity": "battle_damage", "of": "you"}}},
          operations=[{"do": "special_summon", "on": "choice"}]),
+    # "Special Summon 1 "Morphtronic" monster from your hand", not activated without one (`needed`)
+    dict(choose={"from": "hand", "filter": {"quantity": "archetype", "value": "Morphtronic"}, "needed": True},
+         operations=[{"do": "special_summon", "on": "choice"}]),
 ]
 
 # Equip Cards (GEN-20): an effect that equips its own card, and what reads "the equipped monster"
@@ -308,6 +311,14 @@ BAD = [
     (dict(choose={"from": "deck", "side": "both"}, operations=[{"do": "destroy", "on": "choice"}]),
      "expected one of: yours, opponent"),
     (dict(kind="continuous", choose={"from": "deck"}), "chooses no card"),
+    # `needed` (GEN-22): true only; never with "you can" (min 0), nor counting a Deck the set-up lists in part
+    (dict(choose={"from": "hand", "needed": False}, operations=[{"do": "destroy", "on": "choice"}]), "'needed' is true"),
+    (dict(choose={"from": "hand", "min": 0, "needed": True}, operations=[{"do": "destroy", "on": "choice"}]),
+     "'needed' with 'min' 0"),
+    (dict(choose={"from": ["hand", "deck"], "needed": True}, operations=[{"do": "destroy", "on": "choice"}]),
+     "'needed' with 'from' 'deck'"),
+    (dict(choose={"from": "extra_deck", "needed": True}, operations=[{"do": "destroy", "on": "choice"}]),
+     "'needed' with 'from' 'extra_deck'"),
 ]
 
 # what only the loader can check (the schema has no arithmetic over a condition)
@@ -539,6 +550,7 @@ def kinds_used(card):
             c = e.choose
             out |= {("choose_from", p) for p in c.places} | {("choose_side", c.side), ("choose_count", c.count),
                                                            ("choose_min", "none" if c.min == 0 else "all")}
+            out |= {("choose_needed", True)} if c.needed else set()
             out |= {("quantity", a.quantity) for a in c.filter} | {("quantity", a.than[0]) for a in c.filter if a.than}
     return out
 
@@ -552,10 +564,10 @@ def select_kinds(selects):
 
 SELECT_KINDS = {("select", f"cards:{c}") for c in vocab.SELECT_CARDS[1:]} | {("select", key) for key in SUMMON_KEYS}
 # an effect's `choose` (GEN-22): each place, each side, each count, "you can" (min 0) and the default
-# (as many as it says), and operations on the cards chosen
+# (as many as it says), a choice the activation needs, and operations on the cards chosen
 CHOOSE_KINDS = ({("choose_from", p) for p in vocab.CHOOSE_FROM} | {("choose_side", s) for s in vocab.CHOOSE_SIDES} |
                 {("choose_count", n) for n in range(1, vocab.MAX_CHOICES + 1)} |
-                {("choose_min", "none"), ("choose_min", "all"), ("operation_on", "choice")})
+                {("choose_min", "none"), ("choose_min", "all"), ("choose_needed", True), ("operation_on", "choice")})
 
 
 # Kinds no fixture turns on yet (docs/cards-format.md says what each does); the test fails when

@@ -40,12 +40,14 @@ class Operation:
 class Choose:
     """The cards an effect chooses as it resolves, without targeting (GEN-22): from which places
     (vocab.CHOOSE_FROM), whose (vocab.CHOOSE_SIDES), meeting which atoms (about the card chosen,
-    written without `of`), how many, and the fewest while that many fit (0: "you can")."""
+    written without `of`), how many, the fewest while that many fit (0: "you can"), and whether
+    the effect is activated only while that many fit (`needed`)."""
     places: tuple = ("deck",)
     side: str = "yours"
     filter: tuple = ()
     count: int = 1
     min: int = 1
+    needed: bool = False
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,10 @@ def parse_target(r: Reader, d, what):
 PAID_WITH_CARD = ("discard", "tribute")   # costs paid with a card the play names (`cost CARD`)
 
 
+# places whose cards a set-up lists only in part (docs/format.md): a `needed` choice cannot count them
+UNLISTED_PLACES = ("deck", "extra_deck")
+
+
 def parse_choose(r: Reader, d, what, kind) -> Choose | None:
     """An effect's `choose`: the cards it chooses as it resolves, without targeting ("Special
     Summon 1 "Morphtronic" monster from your hand"); None when it chooses none."""
@@ -165,7 +171,7 @@ def parse_choose(r: Reader, d, what, kind) -> Choose | None:
     if kind == "continuous":
         r.fail("choose", f"{what}: a continuous effect never resolves, so it chooses no card ('choose')")
     cr = Reader(r.doc, r.path, r.where + ("choose",))
-    cr.obj(c, {"from", "side", "filter", "count", "min"}, w)
+    cr.obj(c, {"from", "side", "filter", "count", "min", "needed"}, w)
     places = c.get("from", REQUIRED)
     if places is REQUIRED:
         cr.fail(None, f"{w}: missing required key 'from' (where the text looks: {', '.join(vocab.CHOOSE_FROM)})")
@@ -199,7 +205,19 @@ def parse_choose(r: Reader, d, what, kind) -> Choose | None:
             if a.than and a.than[1] not in ("target",) + vocab.PLAYER_SUBJECTS:
                 cr.fail("filter", f"{w}: a choice's filter compares the card chosen with itself or with a player "
                                   f"('you', 'opponent'), not with {a.than[1]!r}")
-    return Choose(tuple(places), side, filt, count, least)
+    needed = "needed" in c
+    if needed:
+        if c["needed"] is not True:
+            cr.fail("needed", f"{w}: 'needed' is true (the effect is activated only while a card fits); leave it out "
+                              f"otherwise, got {short(c['needed'])}")
+        if least == 0:
+            cr.fail("needed", f"{w}: 'needed' with 'min' 0: a text that may choose none (\"you can\") does not need a "
+                              "card to be activated")
+        unlisted = [p for p in places if p in UNLISTED_PLACES]
+        if unlisted:
+            cr.fail("needed", f"{w}: 'needed' with 'from' {unlisted[0]!r}: a play's set-up lists only some cards of a "
+                              "Deck, so whether one fits is not known (the others are not in the model)")
+    return Choose(tuple(places), side, filt, count, least, needed)
 
 
 def _atom_names_a_subject(value) -> bool:
@@ -416,6 +434,8 @@ def choose_dict(c: Choose) -> dict:
     d["count"] = c.count
     if c.min != c.count:
         d["min"] = c.min
+    if c.needed:
+        d["needed"] = True
     return d
 
 

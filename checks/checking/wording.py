@@ -358,7 +358,8 @@ def slot_facts(n, eff, archetype_id, name_id):
     out += [("choose_count", None, ch.count if ch else 0, choose_words or f"{n}: it chooses no card as it resolves {yes}"),
             ("choose_min", None, ch.min if ch else 0, choose_words),
             ("choose_from", None, sum(1 << vocab.CHOOSE_FROM.index(p) for p in ch.places) if ch else 0, choose_words),
-            ("choose_side", None, vocab.CHOOSE_SIDES.index(ch.side) if ch else 0, choose_words)]
+            ("choose_side", None, vocab.CHOOSE_SIDES.index(ch.side) if ch else 0, choose_words),
+            ("choose_needed", None, bool(ch and ch.needed), choose_words)]
     atoms("choicef", 0, ch.filter if ch else (), vocab.TARGET_FILTER_ATOMS)
     for k in range(vocab.MAX_OPERATIONS):
         o = eff.operations[k] if k < len(eff.operations) else None
@@ -446,7 +447,8 @@ def choice_words(ch) -> str:
     least = "" if ch.min == ch.count else (" or none" if ch.min == 0 else f" (at least {ch.min})")
     unless = " (none unless that many fit)" if ch.min == ch.count else ""
     meets = f" that meet: {atoms_words(ch.filter, 'the card chosen')}" if ch.filter else ""
-    return f"as it resolves it chooses {many}{least}{unless} from {whose} {where}{meets}, without targeting"
+    needed = f"; it is activated only while {'that many fit' if ch.min > 1 else 'one fits'}" if ch.needed else ""
+    return f"as it resolves it chooses {many}{least}{unless} from {whose} {where}{meets}, without targeting{needed}"
 
 
 def select_facts(prefix, k, sel, words, archetype_id, name_id):

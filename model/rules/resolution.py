@@ -8,7 +8,7 @@ import z3
 
 from .. import vocab
 from ..state import NONE
-from .base import Update, once, rule
+from .base import Update, once, part, rule
 from .chain import resolution_target
 from .effects import (
     FIELD,
@@ -400,14 +400,15 @@ def choosing(ctx):
                                                   for k in range(OPS)]))
 
 
-def choice_fits(ctx, j):
+def choice_fits(ctx, j, activating=False):
     """Card j is one the resolving link's effect may choose now (GEN-22): in one of the places its
     `choose` names (vocab.CHOOSE_FROM, a bit each: `field` is the Monster, Spell & Trap and Field
     Zones), on the side it names, and meeting its filter (atoms about that card; a `than` may read
-    a player's quantity, "ATK less than or equal to the damage you took")."""
+    a player's quantity, "ATK less than or equal to the damage you took"). `activating`: the same
+    for the effect this step activates, in the state before it (a `needed` choice)."""
     def build():
         S, pre = ctx.S, ctx.pre
-        eff = ctx.top_eff
+        eff = ctx.act.eff if activating else ctx.top_eff
         me = S.ctrl(S.inst(eff))
         mask = S.choose_from(eff)
         where = []
@@ -415,14 +416,14 @@ def choice_fits(ctx, j):
             locs = FIELD if place == "field" else (vocab.L[place],)
             where.append(z3.And((mask / 2 ** b) % 2 == 1, z3.Or([pre.loc[j] == z for z in locs])))
         side = z3.If(S.choose_side(eff) == vocab.CHOOSE_SIDES.index("yours"), S.ctrl(j) == me, S.ctrl(j) != me)
-        players = once(ctx, ("choice_players",), lambda: player_values(ctx, me, pre))
+        players = once(ctx, ("choice_players", activating), lambda: player_values(ctx, me, pre))
         return z3.And(z3.Or(where), side, filter_fits_card(ctx, eff, pre, j, "choicef", players))
-    return once(ctx, ("choice_fits", j), build)
+    return once(ctx, ("choice_fits", j, activating), build)
 
 
 @rule("GEN-22", "A card an effect chooses as it resolves, without targeting, is chosen then: of the "
-      "cards in the places and on the side its text says that meet its filter, as many as it says "
-      "while enough do, else none; none if it chooses nothing.",
+      "cards its text may choose (places, side, filter), as many as it says while enough fit, else "
+      "none. An effect that needs them is activated only while that many fit.",
       ["card text (general game mechanics, not in the sources)"], name="choice.fits")
 def gen22(ctx):
     # what the operations on `choice` do with the cards is GEN-15's (resolution.hits, op_card)
@@ -441,6 +442,17 @@ def gen22(ctx):
     how_many = z3.If(n_fit >= least, z3.And(named >= least, named <= count), named == 0)
     chooses = z3.And(ctx.is_("resolve_link"), choosing(ctx))
     return z3.If(chooses, z3.And(cards_ok, how_many), z3.And(c1 == NONE, c2 == NONE))
+
+
+@part("GEN-22")
+def gen22_needed(ctx):
+    # "Special Summon 1 "Morphtronic" monster from your hand": a text the engine does not let be
+    # activated without a card to choose (its script's activation check) says so with `needed`;
+    # counted in the state before the activation, among the cards the set-up lists (the loader
+    # refuses it for a Deck, whose other cards are not in the model)
+    S, act = ctx.S, ctx.act
+    fit = z3.Sum([z3.If(choice_fits(ctx, j, activating=True), 1, 0) for j in ctx.cards] or [z3.IntVal(0)])
+    return z3.Implies(z3.And(ctx.activating, S.choose_needed(act.eff)), fit >= S.choose_min(act.eff))
 
 
 @rule("GEN-14", "An activated Spell/Trap is placed face-up on the field and goes to the Graveyard "
