@@ -313,3 +313,73 @@ def test_redirects_are_read_where_straightforward_and_unknown_otherwise():
                            "\te1:SetType(EFFECT_TYPE_QUICK_O)\n\te1:SetCost(Cost.SelfDiscard)\n\tc:RegisterEffect(e1)\n"
                            "\tlocal e2=e1:Clone()\n\te2:SetCost(Cost.SelfToGrave)\n\tc:RegisterEffect(e2)\nend\n").encode(), "c9.lua")
     assert [scriptmodel.cost(d, script.functions).value for d in script.effects] == [[{"do": "discard_self"}], [{"do": "send_self"}]]
+
+
+def _target_of(test, params="c", extra="", locs="0,LOCATION_MZONE"):
+    """The target read off one Activate effect whose SelectTarget (opponent's monsters unless
+    `locs` says otherwise, `extra` passed on to the filter) uses `function s.filter(params) return test end`."""
+    script = luascan.scan(("local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
+                           "\te1:SetType(EFFECT_TYPE_ACTIVATE)\n\te1:SetProperty(EFFECT_FLAG_CARD_TARGET)\n"
+                           "\te1:SetCode(EVENT_FREE_CHAIN)\n\te1:SetTarget(s.tg)\n\tc:RegisterEffect(e1)\nend\n"
+                           f"function s.filter({params})\n\treturn {test}\nend\n"
+                           "function s.tg(e,tp,eg,ep,ev,re,r,rp,chk,chkc)\n"
+                           f"\tDuel.SelectTarget(tp,s.filter,tp,{locs},1,1,nil{extra})\nend\n").encode(), "c9.lua")
+    got = scriptmodel.target(script.effects[0], script.functions, True)
+    return got if got is scriptmodel.UNKNOWN else got.value["filter"]["all"]
+
+
+def _t(q, v):
+    return {"quantity": q, "of": "target", "value": v}
+
+
+MZ, OPP, MINE = _t("location", "monster_zone"), _t("yours", False), _t("yours", True)
+
+
+@pytest.mark.parametrize("test, params, extra, atoms", [
+    ("c:IsRace(RACE_WINGEDBEAST)", "c", "", [MZ, OPP, _t("monster_type", "winged_beast")]),
+    ("c:IsRace(RACE_DIVINE)", "c", "", [MZ, OPP, _t("monster_type", "divine_beast")]),
+    ("c:IsType(TYPE_SPELL)", "c", "", [MZ, OPP, _t("card_type", "spell")]),
+    ("c:IsTrap()", "c", "", [MZ, OPP, _t("card_type", "trap")]),
+    # the filter's tp is what the call passes: the effect's controller, or its opponent
+    ("c:IsControler(1-tp)", "c,tp", ",tp", [MZ, OPP]),   # said twice, one atom
+    ("c:IsFaceup() and c:IsControler(tp)", "c,tp", ",1-tp", [MZ, OPP, _t("face_up", True)]),
+    ("c:IsControler(p)", "c,e,p", ",e,1-tp", [MZ, OPP]),
+    ("c:IsPosition(POS_FACEDOWN)", "c", "", [MZ, OPP, _t("face_up", False)]),
+    ("c:IsPosition(POS_DEFENSE)", "c", "", [MZ, OPP, _t("defense_position", True)]),
+    ("c:IsSpecialSummoned()", "c", "", [MZ, OPP, _t("special_summoned", True)]),
+])
+def test_card_tests_a_target_filter_reads(test, params, extra, atoms):
+    assert _target_of(test, params, extra) == atoms
+
+
+def test_a_filter_of_both_sides_takes_its_side_from_iscontroler():
+    assert _target_of("c:IsControler(tp) and c:IsRace(RACE_DRAGON)", "c,tp", ",tp",
+                      "LOCATION_MZONE,LOCATION_MZONE") == [MZ, MINE, _t("monster_type", "dragon")]
+    # a face-up Attack Position monster on either side: face-up and not in Defense Position
+    assert _target_of("c:IsPosition(POS_FACEUP_ATTACK)", locs="LOCATION_MZONE,LOCATION_MZONE") == [
+        MZ, _t("face_up", True), _t("defense_position", False)]
+    # ... of your opponent's: four atoms, one more than the format holds
+    assert _target_of("c:IsPosition(POS_FACEUP_ATTACK)") is scriptmodel.UNKNOWN
+
+
+@pytest.mark.parametrize("test, params, extra, locs", [
+    ("c:IsRace(RACE_DRAGON|RACE_WYRM)", "c", "", "0,LOCATION_MZONE"),   # either Type: no one atom
+    ("c:IsRace(RACE_CREATORGOD)", "c", "", "0,LOCATION_MZONE"),         # no catalogue Type
+    ("c:IsType(TYPE_MONSTER+TYPE_EFFECT)", "c", "", "0,LOCATION_MZONE"),   # a subtype
+    ("c:IsType(TYPE_SPELL|TYPE_TRAP)", "c", "", "0,LOCATION_MZONE"),
+    ("c:IsControler(tp)", "c,tp", "", "0,LOCATION_MZONE"),          # the call passes no player: nil
+    ("c:IsControler(p)", "c,tp", ",tp", "0,LOCATION_MZONE"),        # not a parameter
+    ("c:IsControler(tp)", "c,tp", ",Duel.GetTurnPlayer()", "0,LOCATION_MZONE"),
+    ("c:IsPosition(POS_FACEUP_ATTACK|POS_FACEDOWN_DEFENSE)", "c", "", "0,LOCATION_MZONE"),
+    ("c:IsStatus(STATUS_SUMMON_TURN)", "c", "", "0,LOCATION_MZONE"),   # also a monster Set this turn
+    ("c:IsCode(46986414)", "c", "", "0,LOCATION_MZONE"),               # the import has no name for a passcode
+    ("c:IsSpecialSummoned()", "c", "", "LOCATION_GRAVE,0"),          # the engine keeps it in the GY; the model not
+    ("c:IsAttackPos()", "c", "", "0,LOCATION_SZONE"),                # a face-up Spell is both positions to the engine
+    ("c:IsDefensePos() or c:IsFacedown()", "c", "", "0,LOCATION_MZONE"),   # "or" is never one clause
+    # location, opponent's, and the three atoms of "Special Summoned this turn": more than the format holds
+    ("c:IsStatus(STATUS_SPSUMMON_TURN)", "c", "", "0,LOCATION_MZONE"),
+    ("c:IsFaceup() and c:IsRace(RACE_DRAGON) and c:IsSpecialSummoned()", "c", "", "0,LOCATION_MZONE"),
+])
+def test_near_misses_of_a_target_filter_stay_unknown(test, params, extra, locs):
+    assert _target_of(test, params, extra, locs) is scriptmodel.UNKNOWN
+

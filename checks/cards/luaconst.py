@@ -25,6 +25,25 @@ TYPE = {
     "TYPE_ACTION": 0x10000000,
 }
 
+# a monster's Type (its "race"); only the Types the catalogue names (vocab.MONSTER_TYPES):
+# RACE_CREATORGOD and the Rush Duel Types are left out, so a filter testing them stays unknown
+RACE = {
+    "RACE_WARRIOR": 0x1, "RACE_SPELLCASTER": 0x2, "RACE_FAIRY": 0x4, "RACE_FIEND": 0x8, "RACE_ZOMBIE": 0x10,
+    "RACE_MACHINE": 0x20, "RACE_AQUA": 0x40, "RACE_PYRO": 0x80, "RACE_ROCK": 0x100, "RACE_WINGEDBEAST": 0x200,
+    "RACE_PLANT": 0x400, "RACE_INSECT": 0x800, "RACE_THUNDER": 0x1000, "RACE_DRAGON": 0x2000, "RACE_BEAST": 0x4000,
+    "RACE_BEASTWARRIOR": 0x8000, "RACE_DINOSAUR": 0x10000, "RACE_FISH": 0x20000, "RACE_SEASERPENT": 0x40000,
+    "RACE_REPTILE": 0x80000, "RACE_PSYCHIC": 0x100000, "RACE_DIVINE": 0x200000, "RACE_WYRM": 0x800000,
+    "RACE_CYBERSE": 0x1000000, "RACE_ILLUSION": 0x2000000,
+}
+# the catalogue's name of each (vocab.MONSTER_TYPES): the engine runs the words together
+MONSTER_TYPES = {"RACE_WINGEDBEAST": "winged_beast", "RACE_BEASTWARRIOR": "beast_warrior",
+                 "RACE_SEASERPENT": "sea_serpent", "RACE_DIVINE": "divine_beast"}
+MONSTER_TYPES = {k: MONSTER_TYPES.get(k, k[len("RACE_"):].lower()) for k in RACE}
+
+# a card's position (IsPosition's argument): one bit each, and the unions constant.lua names
+POS = {"POS_FACEUP_ATTACK": 0x1, "POS_FACEDOWN_ATTACK": 0x2, "POS_FACEUP_DEFENSE": 0x4, "POS_FACEDOWN_DEFENSE": 0x8,
+       "POS_FACEUP": 0x5, "POS_FACEDOWN": 0xa, "POS_ATTACK": 0x3, "POS_DEFENSE": 0xc}
+
 PHASE = {
     "PHASE_DRAW": 0x1, "PHASE_STANDBY": 0x2, "PHASE_MAIN1": 0x4, "PHASE_BATTLE_START": 0x8,
     "PHASE_BATTLE_STEP": 0x10, "PHASE_DAMAGE": 0x20, "PHASE_DAMAGE_CAL": 0x40, "PHASE_BATTLE": 0x80,
