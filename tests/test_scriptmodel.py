@@ -383,3 +383,55 @@ def test_a_filter_of_both_sides_takes_its_side_from_iscontroler():
 def test_near_misses_of_a_target_filter_stay_unknown(test, params, extra, locs):
     assert _target_of(test, params, extra, locs) is scriptmodel.UNKNOWN
 
+
+def _c(q, of, v):
+    return {"quantity": q, "of": of, "value": v}
+
+
+@pytest.mark.parametrize("body, in_mzone, atoms", [
+    ("return Duel.GetAttacker():IsRace(RACE_DRAGON)", False, [_c("monster_type", "attacker", "dragon")]),
+    ("return Duel.GetAttackTarget():IsControler(tp) and Duel.GetAttackTarget():IsPosition(POS_FACEUP_DEFENSE)", False,
+     [_c("yours", "attack_target", True), _c("face_up", "attack_target", True),
+      _c("defense_position", "attack_target", True)]),
+    ("return Duel.GetAttacker():IsSpecialSummoned()", False, [_c("special_summoned", "attacker", True)]),
+    ("return Duel.GetAttacker():IsStatus(STATUS_SPSUMMON_TURN)", False,
+     [_c("special_summoned", "attacker", True), _c("summoned_this_turn", "attacker", True),
+      _c("flip_summoned_this_turn", "attacker", False)]),
+    ("return e:GetHandler():IsAttribute(ATTRIBUTE_DARK) and e:GetHandler():IsControler(tp)", False,
+     [_c("attribute", "self", "dark"), _c("yours", "self", True)]),
+    ("return e:GetHandler():IsAttackPos() and e:GetHandler():IsSpecialSummoned()", True,
+     [_c("defense_position", "self", False), _c("special_summoned", "self", True)]),
+])
+def test_card_tests_a_condition_reads(body, in_mzone, atoms):
+    assert scriptmodel.condition_atoms(f"(e,tp,eg,ep,ev,re,r,rp) {body}", self_in_mzone=in_mzone) == atoms
+
+
+@pytest.mark.parametrize("body, in_mzone", [
+    ("return Duel.GetAttacker():IsRace(RACE_DRAGON+RACE_WYRM)", True),
+    ("return Duel.GetAttacker():IsControler(p)", True),
+    ("return Duel.GetAttacker():IsAbleToHand()", True),      # a condition the model has not: never dropped
+    ("return Duel.GetAttacker():IsType(TYPE_MONSTER+TYPE_EFFECT)", True),
+    ("return Duel.GetAttackTarget():IsStatus(STATUS_SUMMON_TURN)", True),
+    ("return Duel.GetAttacker():IsCode(id)", True),
+    ("return c:IsFaceup()", True),                            # no `c` in an activated effect's condition
+    # this card may be in the hand or the GY: its position and Summon are the model's on the field only
+    ("return e:GetHandler():IsAttackPos()", False),
+    ("return e:GetHandler():IsSpecialSummoned()", False),
+])
+def test_near_misses_of_a_condition_stay_unknown(body, in_mzone):
+    assert scriptmodel.condition_atoms(f"(e,tp,eg,ep,ev,re,r,rp) {body}", self_in_mzone=in_mzone) is None
+
+
+def test_the_atoms_read_load_as_a_catalogue(tmp_path):
+    """What the new clauses state is a catalogue the loader accepts (docs/cards-format.md)."""
+    from ygo_timing.cards import catalogue
+    card = {"name": "Test Reader", "type": "trap", "subtype": "normal", "source": "a test", "effects": [{
+        "kind": "activation",
+        "condition": {"all": [_c("special_summoned", "attacker", True), _c("summoned_this_turn", "attacker", True),
+                              _c("flip_summoned_this_turn", "attacker", False)]},
+        "target": {"filter": {"all": [MZ, _t("monster_type", "winged_beast"), _t("card_type", "spell")]}},
+        "operations": [{"do": "destroy", "on": "chosen"}]}]}
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps({"cards": [card]}))
+    [loaded] = catalogue.load_file(str(path))
+    assert loaded.name == "Test Reader"

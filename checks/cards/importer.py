@@ -365,7 +365,8 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str, fu
         if base in catalogue.BATTLE_EVENTS_OF_THIS_CARD and not kind.startswith("monster"):
             base = "none"   # a Spell or Trap never battles: the loader refuses such an event
             unknown.append("condition")
-        atoms = [] if cond is None or only_until else scriptmodel.condition_atoms(body)
+        in_mzone = rng is not None and rng.value == K.LOCATION["LOCATION_MZONE"]
+        atoms = [] if cond is None or only_until else scriptmodel.condition_atoms(body, self_in_mzone=in_mzone)
         stated = None if atoms is None else scriptmodel.condition(
             base, atoms, codev == E["EVENT_ATTACK_ANNOUNCE"] and not single)
         if not single and codev in FIELD_UNSETTLED:

@@ -1,11 +1,13 @@
 """An effect's condition: the clauses of a condition function's `return A and B ...` as catalogue
-atoms, and the condition they make with the event. Apart: it reads no calls, only a fixed list of clauses.
+atoms, and the condition they make with the event. Apart: it reads no calls, only a fixed list of clauses
+and the card tests a target filter reads (targets._card_test) of this card, the attacker or the attack target.
 """
 from __future__ import annotations
 
 import re
 
 from ygo_timing.cards.scriptmodel.luatext import UNKNOWN
+from ygo_timing.cards.scriptmodel.targets import _card_test
 
 
 # --- conditions -------------------------------------------------------------------------------
@@ -35,9 +37,35 @@ CLAUSES = [   # (pattern, what it states: an event name, an atom, or None for a 
 ]
 
 
-def condition_atoms(body: str) -> list | None:
+# a card test (the target filters' vocabulary, targets._card_test) of one of these cards: the
+# attacker and the attack target are in the Monster Zone while they are there (without an attack
+# target the engine's call fails and the condition is false, as the model's atom about no card)
+CARD_SUBJECTS = {"e:GetHandler()": "self", "Duel.GetAttacker()": "attacker", "Duel.GetAttackTarget()": "attack_target"}
+_CARD_CLAUSE = re.compile(r"(e:GetHandler\(\)|Duel\.GetAttacker\(\)|Duel\.GetAttackTarget\(\))\s*:\s*(\w+)\s*\((.*)\)")
+# what this card is wherever it is; the rest (position, ATK, how it was Summoned) the engine keeps
+# for a card in the hand or GY too (a card in the hand is in face-down Defense Position, ygopro-core
+# field.cpp) where the model's atoms are about a monster on the field: read only for an effect
+# activated in the Monster Zone
+ANYWHERE = ("monster_type", "attribute", "card_type", "yours")
+
+
+def _card_clause(clause: str, self_in_mzone: bool) -> list | None:
+    m = _CARD_CLAUSE.fullmatch(clause)
+    if not m or re.search(r"[()]", m.group(3)):
+        return None
+    of = CARD_SUBJECTS[m.group(1)]
+    got = _card_test(m.group(2), m.group(3))   # players None: the condition's tp is the effect's controller
+    if not got:
+        return None   # unread, or a test that states nothing (IsAbleToHand): a condition the model has not
+    if of == "self" and not self_in_mzone and any(q not in ANYWHERE for q, _, _ in got):
+        return None
+    return [{"quantity": q, "of": of, **({"cmp": c} if c != "==" else {}), "value": v} for q, c, v in got]
+
+
+def condition_atoms(body: str, self_in_mzone: bool = False) -> list | None:
     """The conditions a condition function's `return A and B ...` states, or None if any clause
-    is not one of CLAUSES (or the function does anything but return)."""
+    is not one of CLAUSES or a card test (or the function does anything but return).
+    `self_in_mzone`: the effect is activated in the Monster Zone only (its range)."""
     text = " ".join(body.split())
     if text in ("aux.dscon", "aux.StatChangeDamageStepCondition"):
         return []
@@ -65,7 +93,10 @@ def condition_atoms(body: str) -> list | None:
                     out.append(dict(what))
                 break
         else:
-            return None
+            got = _card_clause(clause, self_in_mzone)
+            if got is None:
+                return None
+            out += [a for a in got if a not in out]
     return out
 
 
