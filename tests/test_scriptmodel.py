@@ -340,6 +340,8 @@ MZ, OPP, MINE = _t("location", "monster_zone"), _t("yours", False), _t("yours", 
     ("c:IsRace(RACE_DIVINE)", "c", "", [MZ, OPP, _t("monster_type", "divine_beast")]),
     ("c:IsType(TYPE_SPELL)", "c", "", [MZ, OPP, _t("card_type", "spell")]),
     ("c:IsTrap()", "c", "", [MZ, OPP, _t("card_type", "trap")]),
+    ("c:IsSpellTrap()", "c", "", [MZ, OPP, {"quantity": "card_type", "of": "target", "cmp": "!=", "value": "monster"}]),
+    ("c:IsType(TYPE_XYZ)", "c", "", [MZ, OPP, _t("card_kind", "monster:xyz")]),   # an Xyz Pendulum too
     # the filter's tp is what the call passes: the effect's controller, or its opponent
     ("c:IsControler(1-tp)", "c,tp", ",tp", [MZ, OPP]),   # said twice, one atom
     ("c:IsFaceup() and c:IsControler(tp)", "c,tp", ",1-tp", [MZ, OPP, _t("face_up", True)]),
@@ -367,6 +369,8 @@ def test_a_filter_of_both_sides_takes_its_side_from_iscontroler():
     ("c:IsRace(RACE_CREATORGOD)", "c", "", "0,LOCATION_MZONE"),         # no catalogue Type
     ("c:IsType(TYPE_MONSTER+TYPE_EFFECT)", "c", "", "0,LOCATION_MZONE"),   # a subtype
     ("c:IsType(TYPE_SPELL|TYPE_TRAP)", "c", "", "0,LOCATION_MZONE"),
+    ("c:IsType(TYPE_RITUAL)", "c", "", "0,LOCATION_MZONE"),     # a Ritual Monster or a Ritual Spell
+    ("c:IsType(TYPE_EFFECT)", "c", "", "0,LOCATION_MZONE"),     # an Xyz with effects is monster:xyz
     ("c:IsControler(tp)", "c,tp", "", "0,LOCATION_MZONE"),          # the call passes no player: nil
     ("c:IsControler(p)", "c,tp", ",tp", "0,LOCATION_MZONE"),        # not a parameter
     ("c:IsControler(tp)", "c,tp", ",Duel.GetTurnPlayer()", "0,LOCATION_MZONE"),
@@ -429,7 +433,8 @@ def test_the_atoms_read_load_as_a_catalogue(tmp_path):
         "kind": "activation",
         "condition": {"all": [_c("special_summoned", "attacker", True), _c("summoned_this_turn", "attacker", True),
                               _c("flip_summoned_this_turn", "attacker", False)]},
-        "target": {"filter": {"all": [MZ, _t("monster_type", "winged_beast"), _t("card_type", "spell")]}},
+        "target": {"filter": {"all": [_t("monster_type", "winged_beast"), _t("card_kind", "monster:xyz"),
+                                      {"quantity": "card_type", "of": "target", "cmp": "!=", "value": "monster"}]}},
         "operations": [{"do": "destroy", "on": "chosen"}]}]}
     path = tmp_path / "c.json"
     path.write_text(json.dumps({"cards": [card]}))

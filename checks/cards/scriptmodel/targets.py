@@ -31,6 +31,10 @@ POSITIONS = {"POS_FACEUP_ATTACK": [("face_up", True), ("defense_position", False
              "POS_FACEUP": [("face_up", True)], "POS_FACEDOWN": [("face_up", False)],
              "POS_ATTACK": [("defense_position", False)], "POS_DEFENSE": [("defense_position", True)]}
 CARD_TYPE = {"TYPE_MONSTER": "monster", "TYPE_SPELL": "spell", "TYPE_TRAP": "trap"}
+# the monster types that decide a card's kind whatever else it is (importer.card_kind: an Xyz
+# Pendulum is monster:xyz); TYPE_EFFECT, TYPE_TUNER, TYPE_RITUAL (a Ritual Spell too) decide none
+CARD_KIND = {"TYPE_FUSION": "monster:fusion", "TYPE_SYNCHRO": "monster:synchro", "TYPE_XYZ": "monster:xyz",
+             "TYPE_LINK": "monster:link"}
 # atoms the model holds for a monster in the Monster Zone only, where the engine answers elsewhere
 # too: it keeps a card's Summon type after it leaves the field (a card that leaves is a new card
 # to the model), and a face-up Spell/Trap's position POS_FACEUP is both Attack and Defense to it
@@ -108,8 +112,12 @@ def _card_test(method: str, args: str, players: dict | None = None) -> list | No
     # the card's type: TYPE_MONSTER|TYPE_SPELL (either) or TYPE_MONSTER+TYPE_EFFECT (a subtype) is not one atom
     if method == "IsType" and args in CARD_TYPE:
         return [("card_type", "==", CARD_TYPE[args])]
+    if method == "IsType" and args in CARD_KIND:
+        return [("card_kind", "==", CARD_KIND[args])]
     if method in ("IsMonster", "IsSpell", "IsTrap") and not args:   # IsType(TYPE_MONSTER) etc. (EDOPro)
         return [("card_type", "==", method[2:].lower())]
+    if method == "IsSpellTrap" and not args:   # IsType(TYPE_SPELL|TYPE_TRAP): not a monster card
+        return [("card_type", "!=", "monster")]
     if method == "IsPosition" and args in POSITIONS:
         return [(q, "==", v) for q, v in POSITIONS[args]]
     if method == "IsControler":
