@@ -40,10 +40,6 @@ MONSTER_TYPES = {"RACE_WINGEDBEAST": "winged_beast", "RACE_BEASTWARRIOR": "beast
                  "RACE_SEASERPENT": "sea_serpent", "RACE_DIVINE": "divine_beast"}
 MONSTER_TYPES = {k: MONSTER_TYPES.get(k, k[len("RACE_"):].lower()) for k in RACE}
 
-# a card's position (IsPosition's argument): one bit each, and the unions constant.lua names
-POS = {"POS_FACEUP_ATTACK": 0x1, "POS_FACEDOWN_ATTACK": 0x2, "POS_FACEUP_DEFENSE": 0x4, "POS_FACEDOWN_DEFENSE": 0x8,
-       "POS_FACEUP": 0x5, "POS_FACEDOWN": 0xa, "POS_ATTACK": 0x3, "POS_DEFENSE": 0xc}
-
 PHASE = {
     "PHASE_DRAW": 0x1, "PHASE_STANDBY": 0x2, "PHASE_MAIN1": 0x4, "PHASE_BATTLE_START": 0x8,
     "PHASE_BATTLE_STEP": 0x10, "PHASE_DAMAGE": 0x20, "PHASE_DAMAGE_CAL": 0x40, "PHASE_BATTLE": 0x80,
