@@ -321,6 +321,10 @@ CONTINUOUS = (
     # "if this card would be destroyed (by battle), you can destroy another ... instead": the play's
     # `replace` (D3-7, D4-7) names the card its `instead` selector picks
     "destroy_replace",
+    # "Neither player can Special Summon" (Fossil Dyna Pachycephalo): the players it names (`player`,
+    # as a lock's) Special Summon nothing, and their effects that must Special Summon are not
+    # activated (GEN-19)
+    "lock_special_summon",
 )
 HALVING = ("atk_halve", "def_halve")
 MAX_HALVINGS = 3   # halvings one monster's ATK or DEF takes; more apply as 3
@@ -339,7 +343,7 @@ MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots fo
 CONTINUOUS_ON = ("self", "all", "equipped", "attacker", "battle_opponent")
 POSITIONS = ("attack", "defense")   # the battle position a position_lock imposes
 LOCK_FILTERS = ("any", "face_up")   # a position_lock's selector: its own position is not a criterion
-LOCKS = ("lock_traps", "lock_spells", "lock_spells_traps")
+LOCKS = ("lock_traps", "lock_spells", "lock_spells_traps", "lock_special_summon")
 LOCK_PLAYERS = ("both", "opponent")   # whose activations a lock refuses (stored as its select side)
 GAME_CONTINUOUS = LOCKS + ("negate_monster_effects", "no_battle_damage",
                            "graveyard_redirect")   # about the game, a player or every card: no `on`

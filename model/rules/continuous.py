@@ -17,6 +17,7 @@ from .effects import (
     continuous_condition,
     counters_on,
     equippable,
+    locks_player,
     monster_effects_negated,
     picks,
     position_locks,
@@ -234,23 +235,34 @@ def gen18_counters(ctx):
     return ups
 
 
-@rule("GEN-19", "While a card's \"Trap Cards cannot be activated\" (or Spell Cards, or both) applies, no "
-      "card or effect of that kind is activated by the players it names (both, or its controller's "
-      "opponent).", ["card text"], name="activation.lock")
+@rule("GEN-19", "While a card's \"Trap Cards cannot be activated\" (or Spell Cards, or both, or \"cannot "
+      "Special Summon\") applies, the players it names (both, or its controller's opponent) activate "
+      "no card of that kind, nor an effect that must Special Summon.", ["card text"], name="activation.lock")
 def gen19(ctx):
     S, act = ctx.S, ctx.act
     traps = [k for k in vocab.CARD_KINDS if k.startswith("trap")]
     spells = [k for k in vocab.CARD_KINDS if k.startswith("spell")]
-    side = S.select["continuous"]["side"]
-    opponent = vocab.SELECT_SIDES.index("opponent")
 
     def locked(kind):   # a lock of `kind` refuses this activation's player
-        return z3.Or([z3.And(t, z3.Or(side(s) != opponent, S.ctrl(j) != act.player))
-                      for j, s, t in applying(ctx, kind, ctx.pre)] or [z3.BoolVal(False)])
+        return locks_player(ctx, kind, act.player, ctx.pre)
     both = locked("lock_spells_traps")
     refused = z3.Or(z3.And(ctx.kind_is(act.eff, *traps), z3.Or(locked("lock_traps"), both)),
-                    z3.And(ctx.kind_is(act.eff, *spells), z3.Or(locked("lock_spells"), both)))
+                    z3.And(ctx.kind_is(act.eff, *spells), z3.Or(locked("lock_spells"), both)),
+                    z3.And(must_special_summon(ctx, act.eff), locked("lock_special_summon")))
     return z3.Implies(ctx.activating, z3.Not(refused))
+
+
+def must_special_summon(ctx, eff):
+    """Effect `eff` Special Summons as its text's whole answer: an operation of it does, and is
+    neither a `then` one ("then you can Special Summon") nor on cards it may choose none of ("you
+    can": a `choose` of min 0). The engine refuses such an activation when the Summon cannot be
+    made (the scripts' activation checks: IsCanBeSpecialSummoned of the target or of a card to
+    choose); an effect that Summons only as a follow-up is activated and Summons nothing."""
+    S = ctx.S
+    slots = [slot(eff, k, vocab.MAX_OPERATIONS) for k in range(vocab.MAX_OPERATIONS)]
+    return z3.Or([z3.And(S.op(s) == vocab.OP["special_summon"], z3.Not(S.op_then(s)),
+                         z3.Or(S.op_on(s) != vocab.OPERATION_ON.index("choice"), S.choose_min(eff) > 0))
+                  for s in slots])
 
 
 @rule("GEN-20", "An Equip Card is equipped only to a face-up monster on the field: an effect that equips "

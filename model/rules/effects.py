@@ -356,6 +356,16 @@ def applying(ctx, kind, st):
     return once(ctx, ("applying", kind, st.prefix), lambda: _applying(ctx, kind, st))
 
 
+def locks_player(ctx, kind, player, st):
+    """A lock of `kind` (vocab.LOCKS) applies in `st` and names `player`: both players, or its
+    controller's opponent (a lock's side is the player it refuses)."""
+    S = ctx.S
+    side = S.select["continuous"]["side"]
+    opponent = vocab.SELECT_SIDES.index("opponent")
+    return z3.Or([z3.And(t, z3.Or(side(s) != opponent, S.ctrl(j) != player))
+                  for j, s, t in applying(ctx, kind, st)] or [z3.BoolVal(False)])
+
+
 def _applying(ctx, kind, st):
     S = ctx.S
     negated = monster_effects_negated(ctx, st)

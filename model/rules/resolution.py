@@ -18,6 +18,7 @@ from .effects import (
     effects_negated,
     equippable,
     filter_fits_card,
+    locks_player,
     picks,
     player_values,
     position_locks,
@@ -75,7 +76,11 @@ def _applied(ctx, k):
     an `otherwise` one ("or if you cannot") only if the one before it could not."""
     S = ctx.S
     s = op_slot(ctx, k)
-    here = z3.And(live_link(ctx), S.op(s) != 0)
+    # a Special Summon by a player under "cannot Special Summon" (GEN-19's lock) does not happen:
+    # the card stays where it is, its "when Summoned" trigger has no event, and a `then` waits in vain
+    locked = z3.And(S.op(s) == vocab.OP["special_summon"],
+                    locks_player(ctx, "lock_special_summon", S.ctrl(S.inst(ctx.top_eff)), ctx.pre))
+    here = z3.And(live_link(ctx), S.op(s) != 0, z3.Not(locked))
     if k == 0:
         return here
     did = z3.And(applied(ctx, k - 1), valid(ctx, k - 1))
