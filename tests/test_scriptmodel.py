@@ -77,6 +77,21 @@ def test_continuous_effects(cards):
     assert [e["apply"] for e in cards["Test Lance"]["effects"]] == [{"do": "piercing"}]
 
 
+def test_a_summon_lock_on_both_players_or_the_opponent_and_nothing_narrower():
+    # "Neither player can Special Summon monsters" (Fossil Dyna Pachycephalo's EDOPro script)
+    def derived(extra, target_range="1,1"):
+        script = luascan.scan(("local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
+                               "\te1:SetType(EFFECT_TYPE_FIELD)\n\te1:SetRange(LOCATION_MZONE)\n"
+                               "\te1:SetCode(EFFECT_CANNOT_SPECIAL_SUMMON)\n\te1:SetProperty(EFFECT_FLAG_PLAYER_TARGET)\n"
+                               f"\te1:SetTargetRange({target_range})\n{extra}\tc:RegisterEffect(e1)\nend\n"
+                               "function s.sumlimit(e,c)\n\treturn c:IsLocation(LOCATION_EXTRA)\nend\n").encode(), "c9.lua")
+        return scriptmodel.continuous(script.never_activated[0], script.functions)
+    assert derived("").value == {"kind": "continuous", "apply": {"do": "lock_special_summon"}}
+    assert derived("", "0,1").value["apply"] == {"do": "lock_special_summon", "player": "opponent"}
+    assert derived("", "1,0") is scriptmodel.UNKNOWN          # its controller only: no such lock
+    assert derived("\te1:SetTarget(s.sumlimit)\n") is scriptmodel.UNKNOWN   # "except from the Extra Deck"
+
+
 def test_two_targets_up_to_or_exactly(cards):
     """SelectTarget of 1 to 2 cards is two targets, the second optional; of 2 to 2, both required;
     Duel.GetTargetCards(e) is what the effect targets."""

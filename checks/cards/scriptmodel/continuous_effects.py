@@ -28,6 +28,8 @@ REDIRECT_CODES = {"EFFECT_TO_GRAVE_REDIRECT": "graveyard_redirect",
                   "EFFECT_BATTLE_DESTROY_REDIRECT": "battle_destroyed_redirect",
                   "EFFECT_LEAVE_FIELD_REDIRECT": "leave_field_redirect"}
 CONTINUOUS.update(REDIRECT_CODES)
+# "cannot Special Summon" on players: read by _summon_lock; listed so that one it cannot read is unknown
+CONTINUOUS["EFFECT_CANNOT_SPECIAL_SUMMON"] = "lock_special_summon"
 REDIRECT_TO = {K.LOCATION["LOCATION_REMOVED"]: "banished", K.LOCATION["LOCATION_DECKSHF"]: "deck"}
 
 
@@ -37,6 +39,8 @@ def continuous(decl, functions, equip_spell=False):
     effect applies to the monster it is equipped to (`on`: "equipped", GEN-20)."""
     code = decl.settings.get("Code")
     text = code.text.strip() if code else ""
+    if text == "EFFECT_CANNOT_SPECIAL_SUMMON":
+        return _summon_lock(decl)
     if text not in CONTINUOUS:
         return UNKNOWN
     if text in REDIRECT_CODES:
@@ -92,6 +96,26 @@ def continuous(decl, functions, equip_spell=False):
     elif other:
         return UNKNOWN
     return Derived(e, decl.line)
+
+
+def _summon_lock(decl):
+    """"Neither player can Special Summon" (`lock_special_summon`, GEN-19), or UNKNOWN: a field
+    effect of a card on the field on players (EFFECT_FLAG_PLAYER_TARGET) with target range 1,1
+    (both) or 0,1 (the opponent), no condition and no target function (one would lock only some
+    monsters: "cannot Special Summon monsters except ...")."""
+    typ, props, rng = decl.get("Type") or 0, decl.get("Property") or 0, decl.get("Range")
+    on_field = K.LOCATION["LOCATION_MZONE"] | K.LOCATION["LOCATION_SZONE"] | K.LOCATION["LOCATION_FZONE"]
+    if typ != K.ET["FIELD"] or not props & K.EFFECT_FLAG["EFFECT_FLAG_PLAYER_TARGET"] or rng is None \
+            or not rng & on_field or rng & ~on_field or any(decl.settings.get(k) is not None
+                                                           for k in ("Condition", "Target", "Value")):
+        return UNKNOWN
+    tr = decl.settings.get("TargetRange")
+    player = {(1, 1): "both", (0, 1): "opponent"}.get(
+        tuple(_const(x) for x in tr.text.split(",")) if tr is not None else None)
+    if player is None:
+        return UNKNOWN   # its controller only ("you cannot Special Summon"): the model's locks name both or the opponent
+    apply = {"do": "lock_special_summon", **({"player": player} if player != "both" else {})}
+    return Derived({"kind": "continuous", "apply": apply}, decl.line)
 
 
 def _redirect(decl, functions, kind):
