@@ -24,6 +24,7 @@ from .effects import (
     redirecting,
     slot,
     source_live,
+    summon_barred,
 )
 
 
@@ -248,21 +249,8 @@ def gen19(ctx):
     both = locked("lock_spells_traps")
     refused = z3.Or(z3.And(ctx.kind_is(act.eff, *traps), z3.Or(locked("lock_traps"), both)),
                     z3.And(ctx.kind_is(act.eff, *spells), z3.Or(locked("lock_spells"), both)),
-                    z3.And(must_special_summon(ctx, act.eff), locked("lock_special_summon")))
+                    summon_barred(ctx, act.eff, ctx.pre))
     return z3.Implies(ctx.activating, z3.Not(refused))
-
-
-def must_special_summon(ctx, eff):
-    """Effect `eff` Special Summons as its text's whole answer: an operation of it does, and is
-    neither a `then` one ("then you can Special Summon") nor on cards it may choose none of ("you
-    can": a `choose` of min 0). The engine refuses such an activation when the Summon cannot be
-    made (the scripts' activation checks: IsCanBeSpecialSummoned of the target or of a card to
-    choose); an effect that Summons only as a follow-up is activated and Summons nothing."""
-    S = ctx.S
-    slots = [slot(eff, k, vocab.MAX_OPERATIONS) for k in range(vocab.MAX_OPERATIONS)]
-    return z3.Or([z3.And(S.op(s) == vocab.OP["special_summon"], z3.Not(S.op_then(s)),
-                         z3.Or(S.op_on(s) != vocab.OPERATION_ON.index("choice"), S.choose_min(eff) > 0))
-                  for s in slots])
 
 
 @rule("GEN-20", "An Equip Card is equipped only to a face-up monster on the field: an effect that equips "

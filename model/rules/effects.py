@@ -357,13 +357,41 @@ def applying(ctx, kind, st):
 
 
 def locks_player(ctx, kind, player, st):
-    """A lock of `kind` (vocab.LOCKS) applies in `st` and names `player`: both players, or its
-    controller's opponent (a lock's side is the player it refuses)."""
+    """A lock of `kind` (vocab.LOCKS) applies in `st` and names `player` (a term): both players,
+    or its controller's opponent (a lock's side is the player it refuses)."""
+    held = [once(ctx, ("locks", kind, p, st.prefix), lambda p=p: _locks(ctx, kind, p, st)) for p in (0, 1)]
+    return z3.If(player == 0, held[0], held[1])
+
+
+def _locks(ctx, kind, player: int, st):
     S = ctx.S
     side = S.select["continuous"]["side"]
     opponent = vocab.SELECT_SIDES.index("opponent")
     return z3.Or([z3.And(t, z3.Or(side(s) != opponent, S.ctrl(j) != player))
                   for j, s, t in applying(ctx, kind, st)] or [z3.BoolVal(False)])
+
+
+def must_special_summon(ctx, eff):
+    """Effect `eff` Special Summons as its text's whole answer: an operation of it does, and is
+    neither a `then` one ("then you can Special Summon") nor on cards it may choose none of ("you
+    can": a `choose` of min 0). The engine does not activate such an effect when the Summon cannot
+    be made (the scripts' activation checks: IsCanBeSpecialSummoned of the target or of a card to
+    choose); an effect that Summons only as a follow-up is activated and Summons nothing."""
+    S = ctx.S
+    slots = [slot(eff, k, vocab.MAX_OPERATIONS) for k in range(vocab.MAX_OPERATIONS)]
+    return z3.Or([z3.And(S.op(s) == vocab.OP["special_summon"], z3.Not(S.op_then(s)),
+                         z3.Or(S.op_on(s) != vocab.OPERATION_ON.index("choice"), S.choose_min(eff) > 0))
+                  for s in slots])
+
+
+def summon_barred(ctx, eff, st):
+    """Effect `eff` is not activated in `st` (GEN-19): it must Special Summon, a Summon lock names
+    its controller, and it is not mandatory. A mandatory trigger is still activated and Summons
+    nothing, as the engine does for one whose activation check asks nothing ("Miracle Flipper":
+    `if chk==0 then return true end`)."""
+    S = ctx.S
+    return z3.And(z3.Not(S.mandatory(eff)), must_special_summon(ctx, eff),
+                  locks_player(ctx, "lock_special_summon", S.ctrl(S.inst(eff)), st))
 
 
 def _applying(ctx, kind, st):
