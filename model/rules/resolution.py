@@ -405,15 +405,16 @@ def choosing(ctx):
                                                   for k in range(OPS)]))
 
 
-def choice_fits(ctx, j, activating=False):
-    """Card j is one the resolving link's effect may choose now (GEN-22): in one of the places its
-    `choose` names (vocab.CHOOSE_FROM, a bit each: `field` is the Monster, Spell & Trap and Field
-    Zones), on the side it names, and meeting its filter (atoms about that card; a `than` may read
-    a player's quantity, "ATK less than or equal to the damage you took"). `activating`: the same
-    for the effect this step activates, in the state before it (a `needed` choice)."""
+def choice_fits(ctx, j):
+    """Card j is one the effect may choose now (GEN-22): in one of the places its `choose` names
+    (vocab.CHOOSE_FROM, a bit each: `field` is the Monster, Spell & Trap and Field Zones), on the
+    side it names, and meeting its filter (atoms about that card; a `than` may read a player's
+    quantity, "ATK less than or equal to the damage you took"). The effect is the one this step
+    activates (a `needed` choice, counted before the activation) or else the resolving link's:
+    one set of terms for both, since a step does not do both."""
     def build():
         S, pre = ctx.S, ctx.pre
-        eff = ctx.act.eff if activating else ctx.top_eff
+        eff = z3.If(ctx.activating, ctx.act.eff, ctx.top_eff)
         me = S.ctrl(S.inst(eff))
         mask = S.choose_from(eff)
         where = []
@@ -421,9 +422,9 @@ def choice_fits(ctx, j, activating=False):
             locs = FIELD if place == "field" else (vocab.L[place],)
             where.append(z3.And((mask / 2 ** b) % 2 == 1, z3.Or([pre.loc[j] == z for z in locs])))
         side = z3.If(S.choose_side(eff) == vocab.CHOOSE_SIDES.index("yours"), S.ctrl(j) == me, S.ctrl(j) != me)
-        players = once(ctx, ("choice_players", activating), lambda: player_values(ctx, me, pre))
+        players = once(ctx, ("choice_players",), lambda: player_values(ctx, me, pre))
         return z3.And(z3.Or(where), side, filter_fits_card(ctx, eff, pre, j, "choicef", players))
-    return once(ctx, ("choice_fits", j, activating), build)
+    return once(ctx, ("choice_fits", j), build)
 
 
 @rule("GEN-22", "A card an effect chooses as it resolves, without targeting, is chosen then: of the "
@@ -456,7 +457,7 @@ def gen22_needed(ctx):
     # counted in the state before the activation, among the cards the set-up lists (the loader
     # refuses it for a Deck, whose other cards are not in the model)
     S, act = ctx.S, ctx.act
-    fit = z3.Sum([z3.If(choice_fits(ctx, j, activating=True), 1, 0) for j in ctx.cards] or [z3.IntVal(0)])
+    fit = z3.Sum([z3.If(choice_fits(ctx, j), 1, 0) for j in ctx.cards] or [z3.IntVal(0)])
     return z3.Implies(z3.And(ctx.activating, S.choose_needed(act.eff)), fit >= S.choose_min(act.eff))
 
 
