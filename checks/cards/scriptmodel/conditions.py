@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from ygo_timing.cards.scriptmodel.luatext import UNKNOWN
-from ygo_timing.cards.scriptmodel.targets import _card_test
+from ygo_timing.cards.scriptmodel.targets import _atom, _card_test
 
 
 # --- conditions -------------------------------------------------------------------------------
@@ -17,8 +17,6 @@ _OWN_TURN = r"(?:Duel\.IsTurnPlayer\(\s*tp\s*\)|tp\s*==\s*Duel\.GetTurnPlayer\(\
 CLAUSES = [   # (pattern, what it states: an event name, an atom, or None for a clause true in every window)
     (_OPP_TURN, {"quantity": "turn", "of": "you", "value": False}),
     (_OWN_TURN, {"quantity": "turn", "of": "you", "value": True}),
-    (r"Duel\.GetAttacker\(\)\s*:\s*IsControler\(\s*1\s*-\s*tp\s*\)", {"quantity": "yours", "of": "attacker", "value": False}),
-    (r"Duel\.GetAttacker\(\)\s*:\s*IsControler\(\s*tp\s*\)", {"quantity": "yours", "of": "attacker", "value": True}),
     (r"Duel\.GetAttackTarget\(\)\s*==\s*nil|not\s+Duel\.GetAttackTarget\(\)", {"quantity": "direct_attack", "value": True}),
     (r"Duel\.GetAttackTarget\(\)\s*~=\s*nil", {"quantity": "direct_attack", "value": False}),
     (r"(?:e:GetHandler\(\)|c)\s*:\s*IsRelateToBattle\(\)", {"quantity": "battling", "of": "self", "value": True}),
@@ -59,7 +57,7 @@ def _card_clause(clause: str, self_in_mzone: bool) -> list | None:
         return None   # unread, or a test that states nothing (IsAbleToHand): a condition the model has not
     if of == "self" and not self_in_mzone and any(q not in ANYWHERE for q, _, _ in got):
         return None
-    return [{"quantity": q, "of": of, **({"cmp": c} if c != "==" else {}), "value": v} for q, c, v in got]
+    return [_atom(q, c, v, of) for q, c, v in got]
 
 
 def condition_atoms(body: str, self_in_mzone: bool = False) -> list | None:

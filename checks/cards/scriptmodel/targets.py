@@ -147,8 +147,9 @@ def _side(loc1: str, loc2: str) -> tuple[str, str] | None:
     return where, side
 
 
-def _atom(q, cmp, v):
-    a = {"quantity": q, "of": "target"}
+def _atom(q, cmp, v, of="target"):
+    """A catalogue atom about `of` (the target, or in a condition this card, the attacker...)."""
+    a = {"quantity": q, "of": of}
     if cmp != "==":
         a["cmp"] = cmp
     a["value"] = v
