@@ -121,8 +121,15 @@ CONDITIONS = (
     "controls_same_archetype",   # its controller controls another face-up monster of its archetype
     "battled",                   # this card battled this turn (End Step effects)
     "summoned",                  # this card was Special Summoned by a resolving effect; the pending trigger carries the event
+    "destroyed",                 # this card was destroyed on the field (by battle, a card effect or itself)
+    "destroyed_face_up",         # this face-up card was destroyed on the field
+    "left_field",                # this face-up card left the field (any way)
 )
 CO = {name: i for i, name in enumerate(CONDITIONS)}
+# the events that happen at a moment, not in a window: a Trigger Effect on one is made pending by
+# the step where it happens (GEN-8), and is activated from where its card then is
+LEAVING = ("destroyed", "destroyed_face_up", "left_field")   # of those, the card leaving the field
+EVENTS = ("summoned", *LEAVING)
 
 # The old one-operation `resolution` of earlier catalogues (read as one of OPERATIONS; cards migrate).
 RESOLUTIONS = (

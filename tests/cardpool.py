@@ -18,7 +18,8 @@ ROWS = [
     (1008, OCG_ONLY, 0, MONSTER | EFFECT, 1000, 1000, 3, 0x4, "Test Broken", "Its script is malformed."),
     (1009, BOTH, 0, TRAP | CONTINUOUS, 0, 0, 0, 0, "Test Field Boost",
      "Monsters you control gain 500 ATK during damage calculation only."),
-    (1010, BOTH, 0, MONSTER | EFFECT, 1900, 0, 4, 0x20, "Test Summoner", "When summoned: draw."),
+    (1010, BOTH, 0, MONSTER | EFFECT, 1900, 0, 4, 0x20, "Test Summoner",
+     "When summoned: draw. When destroyed: inflict damage."),
     (1011, BOTH, 0, MONSTER | EFFECT, 1400, 1400, 4, 0x10, "Test Unflagged", "Quick Effect: gain ATK."),
     (1012, BOTH, 0, SPELL | QUICKPLAY, 0, 0, 0, 0, "Test Careful",
      "This card cannot be activated during the Damage Step."),
@@ -155,6 +156,11 @@ function s.initial_effect(c)
 	e1:SetType(EFFECT_TYPE_SINGLE+EFFECT_TYPE_TRIGGER_O)
 	e1:SetCode(EVENT_SPSUMMON_SUCCESS)
 	c:RegisterEffect(e1)
+	local e2=Effect.CreateEffect(c)
+	e2:SetCategory(CATEGORY_DAMAGE)
+	e2:SetType(EFFECT_TYPE_SINGLE+EFFECT_TYPE_TRIGGER_F)
+	e2:SetCode(EVENT_DESTROYED)
+	c:RegisterEffect(e2)
 end
 """,
     1011: """--Test Unflagged

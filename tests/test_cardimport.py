@@ -66,11 +66,14 @@ def test_damage_step_only_condition_names_its_windows(imported):
     assert eff["import"]["until_calc"] is True and "condition" in eff["unknown"]
 
 
-def test_special_summon_trigger_is_the_summoned_event(imported):
-    # a single-card Trigger Effect on EVENT_SPSUMMON_SUCCESS: the model's `summoned` event (GEN-8)
-    [eff] = entry(imported, "Test Summoner")["effects"]
-    assert (eff["kind"], eff["condition"], eff["trigger_class"], eff["timings"]) == (
+def test_summon_and_destruction_triggers_are_the_events_of_a_moment(imported):
+    # single-card Trigger Effects on EVENT_SPSUMMON_SUCCESS and EVENT_DESTROYED: the model's
+    # `summoned` and `destroyed` events (GEN-8)
+    summoned, destroyed = entry(imported, "Test Summoner")["effects"]
+    assert (summoned["kind"], summoned["condition"], summoned["trigger_class"], summoned["timings"]) == (
         "trigger", "summoned", "location", [])
+    assert (destroyed["kind"], destroyed["condition"], destroyed["mandatory"], destroyed["timings"]) == (
+        "trigger", "destroyed", True, [])
 
 
 def test_flip_effect(imported):
@@ -124,11 +127,11 @@ def test_malformed_rows_are_skipped_with_a_clear_warning(tmp_path):
 
 def test_coverage_counts(imported):
     cov = imported.coverage
-    assert cov["effect.operations"] == {"derived": 7, "unknown": 6}
-    assert cov["effect.every"] == {"derived": 5, "unknown": 8}
+    assert cov["effect.operations"] == {"derived": 8, "unknown": 6}
+    assert cov["effect.every"] == {"derived": 6, "unknown": 8}
     assert cov["continuous.apply"] == {"derived": 0, "unknown": 1}   # Test Field Boost's, with a condition
     assert cov["card.atk"] == {"derived": 8, "unknown": 1}
-    assert cov["effect.kind"]["unknown"] == 0 and cov["effect.kind"]["derived"] == 13
+    assert cov["effect.kind"]["unknown"] == 0 and cov["effect.kind"]["derived"] == 14
 
 
 def test_output_is_a_valid_catalogue(tmp_path, pool):

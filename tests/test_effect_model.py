@@ -668,8 +668,8 @@ def test_a_verdict_names_the_card_text_it_does_not_weigh():
     v = check_play(parse_text(head + battle.replace("claim lp B 6600", "claim lp B 1") + "activate A Don\nresolve\n", "t.play"))
     assert v.verdict == "illegal" and v.not_modelled == []
     # a continuous effect is named when its card is set up, activated or not
-    v = check_play(parse_text("ruleset: ocg\nA monster \"Giant Kozaky\"\nenter battle phase\n", "t.play"))
-    assert v.not_modelled and v.not_modelled[0].startswith("Giant Kozaky (effect 1): ")
+    v = check_play(parse_text("ruleset: ocg\nA monster \"Elemental Hero Wildedge\"\nenter battle phase\n", "t.play"))
+    assert v.not_modelled and v.not_modelled[0].startswith("Elemental Hero Wildedge (effect 1): ")
 
 
 def test_a_range_of_zones_is_said_as_the_zones():

@@ -85,6 +85,15 @@ def test_transition_is_total_without_restrictions():
             run.step(act, a.line, a.text)
 
 
+@pytest.mark.parametrize("name", rulesets.NAMES)
+def test_the_relation_reads_no_intermediate_state(name):
+    """`ctx.mid` (the state a step's ordinary updates leave) is read only by settled updates,
+    whose terms replace it (model/step.py); an ordinary update or a rule that read it would leave
+    its variables free, and the solver and the compiled walk could each pick them differently."""
+    rel = relation(name, 4, 4)
+    assert "mid_" not in rel.text
+
+
 def test_each_restriction_can_be_tested_alone():
     """Restrictions have literals of their own; the explanation relies on it."""
     rel = relation("tcg", 4, 4)

@@ -217,6 +217,13 @@ def parse_card(value, doc, path, where) -> Card:
                     "condition", f"{what} effect {k + 1}: condition {e.condition!r} is about this card in a battle, "
                                  f"and a {card.type.capitalize()} Card never battles; write the monster it is about "
                                  "as atoms (e.g. {'quantity': 'attacking', 'of': 'own_battling'})")
+            # the model activates such a trigger from where a monster went (GEN-13); a Spell or Trap
+            # Card's "if this Set card is destroyed" is not modelled
+            if e.condition in vocab.LEAVING:
+                Reader(doc, path, where + ("effects", k)).fail(
+                    "condition", f"{what} effect {k + 1}: condition {e.condition!r} (this card leaving the field) is "
+                                 f"modelled for a monster only; a {card.type.capitalize()} Card's is not: leave the "
+                                 "effect's event 'none' and say so in its 'not_modelled'")
     if sum(e.apply is not None for e in card.effects) > vocab.MAX_CONTINUOUS:
         r.fail("effects", f"{what}: at most {vocab.MAX_CONTINUOUS} continuous effects with 'apply' per card")
     check_equipping(card, doc, path, where)
@@ -264,6 +271,7 @@ BATTLE_EVENTS_OF_THIS_CARD = (
     "attacks_face_down", "battled")
 
 
+
 def parse_effect(value, doc, path, where, what) -> Effect:
     r = Reader(doc, path, where)
     d = r.obj(value, EFFECT_KEYS, f"{what} effect")
@@ -286,9 +294,10 @@ def parse_effect(value, doc, path, where, what) -> Effect:
         r.fail("condition", f"{w}: a continuous effect applies while its condition's atoms hold; event "
                             f"{e.condition!r} places a trigger (write the state as atoms, e.g. "
                             "{'quantity': 'attacking', 'of': 'self'})")
-    if e.condition == "summoned" and e.kind != "trigger":
+    if e.condition in vocab.EVENTS and e.kind != "trigger":
         # the event makes a Trigger Effect pending (GEN-8); on any other kind it would hold always
-        r.fail("condition", f"{w}: condition 'summoned' is the event of a Trigger Effect; kind is {e.kind!r}, expected 'trigger'")
+        r.fail("condition", f"{w}: condition {e.condition!r} is the event of a Trigger Effect; kind is {e.kind!r}, "
+                            "expected 'trigger'")
     e.ruling_allowed = r.get(d, "ruling_allowed", bool, False, what=w)
     e.no_damage_step = r.get(d, "no_damage_step", bool, False, what=w)
     e.text = r.get(d, "text", str, "", what=w)

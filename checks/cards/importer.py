@@ -18,6 +18,7 @@ from ygo_timing.cards import catalogue, luascan, scriptmodel
 from ygo_timing.cards import luaconst as K
 from ygo_timing.errors import InputError
 from ygo_timing.inputs import fileio, jsonloc
+from ygo_timing.model import vocab
 
 MAX_CDB_BYTES = 512 * 1024 * 1024
 MAX_CARDS = 100_000
@@ -61,6 +62,8 @@ EVENT_CONDITION = {
     # a Trigger Effect of this card on its Special Summon: the model's event is a resolving
     # effect's Special Summon (GEN-8); on other kinds the condition would hold always: see below
     (E["EVENT_SPSUMMON_SUCCESS"], True): "summoned",
+    # this card destroyed, by any means (EVENT_LEAVE_FIELD scripts test how it left in a condition)
+    (E["EVENT_DESTROYED"], True): "destroyed",
 }
 # Field-scope battle events whose condition depends on whose monster or which player: unknown.
 FIELD_UNSETTLED = {E["EVENT_BATTLE_DAMAGE"], E["EVENT_BATTLE_DESTROYING"], E["EVENT_BE_BATTLE_TARGET"]}
@@ -360,9 +363,9 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str, fu
                                   "position" if codev == E["EVENT_CHANGE_POS"] else
                                   "location" if codev in LOCATION_EVENTS else "other")
         base = EVENT_CONDITION.get((codev, single), "none")
-        if base == "summoned" and ekind != "trigger":
-            base = "none"   # the catalogue admits `summoned` on Trigger Effects only
-        if base in catalogue.BATTLE_EVENTS_OF_THIS_CARD and not kind.startswith("monster"):
+        if base in vocab.EVENTS and ekind != "trigger":
+            base = "none"   # the catalogue admits these events on Trigger Effects only
+        if base in (*catalogue.BATTLE_EVENTS_OF_THIS_CARD, *vocab.LEAVING) and not kind.startswith("monster"):
             base = "none"   # a Spell or Trap never battles: the loader refuses such an event
             unknown.append("condition")
         in_mzone = rng is not None and rng.value == K.LOCATION["LOCATION_MZONE"]

@@ -42,6 +42,9 @@ CONDITION_WORDS = {
     "controls_same_archetype": "its effect needs its controller to control another monster of its archetype",
     "battled": "its effect needs this card to have battled this turn",
     "summoned": "its effect needs this card to be Special Summoned",
+    "destroyed": "its effect needs this card to be destroyed",
+    "destroyed_face_up": "its effect needs this face-up card to be destroyed",
+    "left_field": "its effect needs this face-up card to leave the field",
 }
 EFFECT_KIND_WORDS = {
     "activation": "its effect is activating the card itself", "ignition": "an Ignition Effect", "trigger": "a Trigger Effect",

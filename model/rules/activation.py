@@ -67,7 +67,8 @@ def _event_holds(ctx, eff, st):
         "destroys_by_battle": z3.And(sel(st.destroyer, c), sel(st.loc, c) == MZ,  # S2 89: still there
                                      z3.Or(z3.Not(st.attacking), c == st.attacker, c == tgt)),
         "battled": sel(st.battled, c),
-        "summoned": z3.BoolVal(True),   # the event is the pending flag (GEN-8), not a state
+        # a moment's event is the pending flag GEN-8 sets, not a state
+        **{name: z3.BoolVal(True) for name in vocab.EVENTS},
         "monster_destroyed_by_battle": z3.Or(st.dbb) if ctx.ncards else z3.BoolVal(False),
         "battle_damage_dealt": z3.And(z3.Or(c == st.attacker, c == tgt), ctx.sel(st.bd, 1 - p) > 0),
         "battle_damage_dealt_direct": z3.And(tgt == NONE, S.ctrl(st.attacker) == p, ctx.sel(st.bd, 1 - p) > 0),
@@ -114,9 +115,14 @@ def spent(ctx, eff, st):
 
 
 def event_trigger(ctx, eff):
-    """A Trigger Effect whose event happens while a Chain Link resolves (`summoned`): it becomes
-    pending then (GEN-8), never because a window opens."""
-    return z3.And(is_trigger(ctx, eff), ctx.S.cond(eff) == vocab.CO["summoned"])
+    """A Trigger Effect whose event happens at a moment (vocab.EVENTS: Special Summoned, destroyed,
+    leaving the field): it becomes pending then (GEN-8), never because a window opens."""
+    return z3.And(is_trigger(ctx, eff), on_event(ctx, eff))
+
+
+def on_event(ctx, eff):
+    """The effect's condition is one of vocab.EVENTS."""
+    return z3.Or([ctx.S.cond(eff) == vocab.CO[n] for n in vocab.EVENTS])
 
 
 def timed(ctx, eff):
@@ -178,13 +184,15 @@ def located(ctx, eff, st):
                              S.ctrl(c) == S.tp)
     st_ok = z3.Or(set_card, spell_from_hand,
                   z3.And(z3.Not(ctx.ekind_is(eff, "activation")), up, z3.Or(loc == STZ, loc == FZ)))
-    left_field = z3.Or([S.cond(eff) == vocab.CO[n] for n in ("destroyed_by_battle",)])
+    # an effect on its card leaving the field is activated from where the card went (a card in the
+    # Deck is hidden: Yubel - Terror Incarnate's EDOPro script leaves it out)
+    left_field = z3.Or([S.cond(eff) == vocab.CO[n] for n in ("destroyed_by_battle", *vocab.LEAVING)])
     flip_anywhere = z3.And(z3.BoolVal(not ctx.ruleset.flip_effect_needs_field),
                            S.cond(eff) == vocab.CO["flipped_by_attack"])
     monster_ok = z3.If(S.from_hand(eff), loc == HAND,
                        z3.If(S.from_gy(eff), loc == GY,
                              z3.Or(z3.And(loc == MZ, up),
-                                   z3.And(left_field, z3.Or(loc == GY, loc == BAN)),
+                                   z3.And(left_field, z3.Or(loc == GY, loc == BAN, loc == HAND)),
                                    flip_anywhere)))
     return z3.If(spell_trap, st_ok, monster_ok)
 

@@ -150,9 +150,16 @@ def leaves_now(ctx, j):
     return once(ctx, ("leaves_now", j), build)
 
 
+def destroyed_by_continuous(ctx, i) -> list:
+    """The terms under which card i is destroyed in this step by a continuous effect's rule: its
+    own self-destruction, or as an Equip Card losing its monster (GEN-20). Read from `ctx.mid`: by
+    settled updates only."""
+    return [*self_destroyed(ctx, i), z3.And(ctx.lit("GEN-20"), equip_destroyed(ctx, i))]
+
+
 def _redirect(ctx, i):
     S, pre, mid = ctx.S, ctx.pre, ctx.mid
-    destroyed = [*self_destroyed(ctx, i), z3.And(ctx.lit("GEN-20"), equip_destroyed(ctx, i))]
+    destroyed = destroyed_by_continuous(ctx, i)
     # it would be sent to the Graveyard in this step / leave the field (to the hand, Deck, Graveyard)
     to_gy = z3.Or(z3.And(mid.loc[i] == GY, pre.loc[i] != GY), *destroyed)
     off = z3.And(z3.Or([pre.loc[i] == z for z in FIELD]),

@@ -289,6 +289,19 @@ def lp_delta(ctx, player):
     return once(ctx, ("lp_delta", player), lambda: z3.Sum([lp_change(ctx, k, player) for k in range(OPS)]))
 
 
+def destroyed_by_effect(ctx, i):
+    """The resolving link destroys card i: a `destroy` operation on it, or "negate and destroy" of
+    its activation, and nothing keeps it (GEN-15; the event of GEN-8's destruction triggers)."""
+    return z3.Or(z3.And(affects(ctx, "destroy", i), destroyable_by_effect(ctx, i)), negate_destroyed(ctx, i))
+
+
+def negate_destroyed(ctx, i):
+    """"Negate and destroy": card i is the card of the link the resolving one negates."""
+    S, pre = ctx.S, ctx.pre
+    below = ctx.link(pre.link_eff, pre.chain_len - 2)
+    return z3.And(applies(ctx, "negate_destroy"), pre.chain_len > 1, S.inst(below) == i, destroyable_by_effect(ctx, i))
+
+
 def destroyable_by_effect(ctx, i):
     pre = ctx.pre
     return z3.And(pre.loc[i] != vocab.L["none"], z3.Not(pre.ind_effect[i]),
@@ -356,12 +369,8 @@ def resolve_effects(ctx):
             for op, where in (("draw", HAND), ("mill", GY)):
                 moved = z3.And(applies(ctx, op, k), top)
                 ups += [Update("loc", i, moved, z3.IntVal(where)), Update("faceup", i, moved, z3.BoolVal(op == "mill"))]
-    # "negate and destroy": the card of the negated link is destroyed
+    ups += [Update("loc", i, negate_destroyed(ctx, i), z3.IntVal(GY)) for i in ctx.cards]
     k = pre.chain_len - 1
-    below = ctx.link(pre.link_eff, k - 1)
-    for i in ctx.cards:
-        ups.append(Update("loc", i, z3.And(applies(ctx, "negate_destroy"), pre.chain_len > 1, S.inst(below) == i,
-                                           destroyable_by_effect(ctx, i)), z3.IntVal(GY)))
     for j in range(vocab.MAX_CHAIN):
         negates_j = z3.And(z3.Or(applies(ctx, "negate"), applies(ctx, "negate_destroy")), k - 1 == j)
         ups.append(Update("link_negated", j, negates_j, z3.BoolVal(True)))

@@ -12,7 +12,7 @@ Those are the places where TCG and OCG differ as data.
 import z3
 
 from .. import vocab
-from .activation import can_trigger_there, places_trigger
+from .activation import can_trigger_there, on_event, places_trigger
 from .base import Update
 from .calc import battler_gone
 from .chain import closing, is_trigger, second_pass
@@ -48,10 +48,10 @@ def matches(ctx, grant, eff):
     when they say "after damage calculation"), the named timing when the condition's row comes
     later ("D.D. Assailant": after damage calculation, though its "destroyed by battle" row is the
     end of the Damage Step; S0-TCG 114). A timing outside the Damage Step (End Step effects) is
-    never overridden. No row is about a `summoned` effect: its event, not a window, makes it
-    pending."""
+    never overridden. No row is about an effect on a moment's event (vocab.EVENTS): the event, not
+    a window, makes it pending."""
     S = ctx.S
-    no_event = S.cond(eff) != vocab.CO["summoned"]
+    no_event = z3.Not(on_event(ctx, eff))
     if "timing" in grant:
         t = grant["timing"]
         if t in OUTSIDE_DS:

@@ -4,11 +4,13 @@ is needed. Which window makes a trigger pending is the rule sets' data (tables.p
 import z3
 
 from .. import vocab
-from .activation import event_trigger, places_trigger
-from .base import Update, part, rule
+from .activation import event_trigger, located, places_trigger
+from .base import Update, once, part, rule
 from .chain import is_trigger
+from .continuous import destroyed_by_continuous
+from .effects import FIELD
 from .resolution import PRIORITY as RESOLUTION
-from .resolution import affects
+from .resolution import affects, destroyed_by_effect
 
 MZ = vocab.L["monster_zone"]
 PRIORITY = RESOLUTION + 20   # after the resolutions and the rule-set-specific updates
@@ -51,25 +53,55 @@ def gen7(ctx):
     return z3.Implies(z3.And(ctx.activating, is_trigger(ctx, e)), ctx.sel(ctx.pre.trig, e, z3.BoolVal(False)))
 
 
-@rule("GEN-8", "A Trigger Effect on this card being Special Summoned becomes pending when the "
-      "Chain Link that summons it resolves, and stays pending until the window changes or a Chain "
-      "starts resolving.", ["S0-TCG 118-122", "S2 87"], name="trigger.summoned", shape="update",
+@rule("GEN-8", "A Trigger Effect on this card being Special Summoned, destroyed or leaving the "
+      "field becomes pending in the step where that happens, and stays pending until the window "
+      "changes or a Chain starts resolving.",
+      ["S0-TCG 118-122", "S2 87", "S0-OCG 213-216", "card text"], name="trigger.event", shape="update",
       priority=PRIORITY)
 def gen8_event(ctx):
     # Before GEN-7's clearing (a lower priority number), so it wins on the step it applies to: a
-    # Chain whose end moves the game on (BS-2, D3-3, T4, ES-1), or a replay's choice (BS-3, which
-    # comes first), carries the event's pending trigger to the next open game state.
-    # A monster the link Special Summons: its target, or a card it chooses as it resolves (GEN-22)
+    # Chain whose end moves the game on (BS-2, D3-3, T4, ES-1), a replay's choice (BS-3, which
+    # comes first), or the step that enters the end of the Damage Step (where monsters destroyed
+    # by battle are sent to the Graveyard: D5-1, T7) carries the event's pending trigger to the
+    # next open game state. Settled (base.Update): a card's destroying itself, one of the events'
+    # causes, is read from the state the step's other updates leave (ctx.mid).
     S, pre = ctx.S, ctx.pre
-    summoned = [z3.And(affects(ctx, "special_summon", i), pre.loc[i] != MZ) for i in ctx.cards]
+    happened = events(ctx)
     keeps = ctx.is_("resolve_link", "retarget", "stop_attack")
-    return [Update("trig", e, z3.And(event_trigger(ctx, e),
-                                     z3.Or(z3.And(z3.Or([z3.And(S.inst(e) == i, t) for i, t in zip(ctx.cards, summoned)]
-                                                        or [z3.BoolVal(False)]),
-                                                  places_trigger(ctx, e, ctx.post)),
-                                           z3.And(keeps, pre.trig[e]))),
-                   z3.BoolVal(True))
-            for e in ctx.effects]
+    ups = []
+    for e in ctx.effects:
+        now = z3.Or([z3.And(S.inst(e) == i, S.cond(e) == vocab.CO[name], t)
+                     for i in ctx.cards for name, t in happened[i].items()] or [z3.BoolVal(False)])
+        ups.append(Update("trig", e, z3.And(event_trigger(ctx, e),
+                                            z3.Or(z3.And(now, places_trigger(ctx, e, ctx.post)),
+                                                  z3.And(keeps, pre.trig[e]))),
+                          z3.BoolVal(True), settled=True))
+    return ups
+
+
+def events(ctx):
+    """For each card, {event: it happens to the card in this step} (vocab.EVENTS)."""
+    return once(ctx, ("events",), lambda: [_events(ctx, i) for i in ctx.cards])
+
+
+def _events(ctx, i):
+    pre, post = ctx.pre, ctx.post
+    on_field = [z3.Or([st.loc[i] == z for z in FIELD]) for st in (pre, post)]
+    leaves = z3.And(on_field[0], z3.Not(on_field[1]))
+    # destroyed: by battle (still marked as it is sent to the Graveyard, D5-1 / T7, or in the
+    # calculation's own step where a rule set sends it at once), by the resolving link (GEN-15),
+    # by its own continuous effect or as an Equip Card losing its monster (GEN-18, GEN-20), or as
+    # the card a replacement destroys instead (D4-7)
+    destroyed = z3.And(leaves, z3.Or(pre.dbb[i], post.dbb[i], destroyed_by_effect(ctx, i),
+                                     *destroyed_by_continuous(ctx, i),
+                                     z3.And(ctx.is_("replace"), ctx.act.other == i)))
+    return {
+        # a monster the link Special Summons: its target, or a card it chooses as it resolves (GEN-22)
+        "summoned": z3.And(affects(ctx, "special_summon", i), pre.loc[i] != MZ),
+        "destroyed": destroyed,
+        "destroyed_face_up": z3.And(destroyed, pre.faceup[i]),
+        "left_field": z3.And(leaves, pre.faceup[i]),
+    }
 
 
 @part("GEN-7", shape="update", priority=PRIORITY + 1)
@@ -81,14 +113,14 @@ def gen7_clear(ctx):
 
 
 def waiting_event_triggers(ctx):
-    """Mandatory event triggers that are pending and could still be activated (the card is face-up
-    in the Monster Zone, and is not barred from the Damage Step by its text, DS-3, or by how it
+    """Mandatory event triggers that are pending and could still be activated (the card is where
+    the effect is activated from, GEN-13: face-up in the Monster Zone, or where it went when it
+    left the field; and it is not barred from the Damage Step by its text, DS-3, or by how it
     changes ATK/DEF, DS-4, DS-5)."""
     S, pre = ctx.S, ctx.pre
     out = []
     for e in ctx.effects:
-        c = S.inst(e)
-        there = z3.And(ctx.sel(pre.loc, c, z3.IntVal(0)) == MZ, ctx.sel(pre.faceup, c, z3.BoolVal(False)))
+        there = located(ctx, e, pre)
         barred = z3.And(ctx.ds(), z3.Or(S.no_ds(e), S.atkdef(e) == vocab.AD["indirect"],
                                         S.atkdef(e) == vocab.AD["maybe"]))
         out.append(z3.And(pre.trig[e], S.mandatory(e), event_trigger(ctx, e), there, z3.Not(barred)))
@@ -106,7 +138,8 @@ def event_missed(ctx):
     return z3.Or(moves_on, second_pass)
 
 
-@rule("GEN-9", "A pending mandatory trigger on being Special Summoned must be activated before the "
+@rule("GEN-9", "A pending mandatory trigger on being Special Summoned, destroyed or leaving the "
+      "field must be activated before the "
       "window changes or a Chain starts resolving: its controller does not pass with it waiting, "
       "and nothing else starts the Chain.", ["S0-OCG 166-167", "S3 14", "S0-OCG 213-216"],
       name="trigger.mandatory")
