@@ -183,6 +183,8 @@ class Statics:
         self.name_id = f("name_id", Int, Int)       # the play numbers its cards' names from 1
         self.extra_attacks = f("extra_attacks", Int, Int)
         self.tyrant_wing = f("attack_restriction_tyrant_wing", Int, Bool)
+        # its Summoning condition "Cannot be Special Summoned" (vocab.SUMMONING_CONDITIONS)
+        self.no_special_summon = f("cannot_be_special_summoned", Int, Bool)
         # per effect
         self.inst = f("effect_card", Int, Int)
         self.ekind = f("effect_kind", Int, Int)

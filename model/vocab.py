@@ -355,6 +355,11 @@ LOCK_PLAYERS = ("both", "opponent")   # whose activations a lock refuses (stored
 GAME_CONTINUOUS = LOCKS + ("negate_monster_effects", "no_battle_damage",
                            "graveyard_redirect")   # about the game, a player or every card: no `on`
 
+# A monster's Summoning conditions (a card's `summoning_condition`): not an effect, so they apply
+# wherever the card is, face-up or not, and nothing negates them. "cannot_be_special_summoned":
+# "Cannot be Special Summoned" (Ancient Gear Golem): no effect Special Summons it (GEN-19)
+SUMMONING_CONDITIONS = ("cannot_be_special_summoned",)
+
 # Battle damage modifiers (BD-1, S2 63-75), in the order BD-1 applies them.
 BATTLE_DAMAGE_MODIFIERS = (
     "none",

@@ -682,3 +682,32 @@ def test_a_range_of_zones_is_said_as_the_zones():
     dystopia = catalogue.builtin()["Destiny HERO - Dystopia"]
     assert atoms_words(dystopia.effects[0].target_filter) == \
         "the target is in the Monster Zone, the Spell & Trap Zone or the Field Zone"
+
+
+def test_a_summoning_condition_bars_a_choice_and_a_fixed_special_summon():
+    """A card's `summoning_condition` "cannot_be_special_summoned" (GEN-19) is no card to choose for
+    a Special Summon (GEN-22: "then you can Special Summon" chooses none), and a mandatory trigger
+    that Special Summons its own such card is still owed: it is activated and Summons nothing."""
+    from ygo_timing.checking.check import check_play
+    from ygo_timing.inputs.play import parse_text
+    builtin = json.loads((ROOT / "fixtures" / "cards.json").read_text())["cards"]
+    flipper = {**next(c for c in builtin if c["name"] == "Miracle Flipper"), "name": "Test Flipper",
+               "summoning_condition": "cannot_be_special_summoned"}
+    stardust = {"name": "Test Stardust", "type": "monster", "subtype": "synchro", "attribute": "WIND",
+                "monster_type": "dragon", "level": 8, "atk": 2500, "def": 2000, "archetype": "Stardust",
+                "summoning_condition": "cannot_be_special_summoned", "effects": [], "source": "test"}
+    re_spark = (f"ruleset: ocg\nturn: 2\nturn-player: A\nlp: B 3000\ncard: {json.dumps(stardust)}\n"
+                "A monster \"Blue-Eyes White Dragon\" as BEWD special-summoned\nB set \"Stardust Re-Spark\" as SR\n"
+                "B deck \"Kuriboh\" as K\nB graveyard \"Test Stardust\" as SD\n"
+                "enter battle phase\nnext battle_step\nattack BEWD direct\npass A\nactivate B SR\n")
+    v = check_play(parse_text(re_spark + "resolve choose SD\n", "t.play"))
+    assert v.verdict == "illegal" and "GEN-22" in {x["rule"] for x in v.violations}, v.message
+    v = check_play(parse_text(re_spark + "resolve\nclaim location SD graveyard\n", "t.play"))
+    assert v.verdict == "legal", v.message
+    battle = "".join(f"next {w}\n" for w in ("ds_start", "ds_before_calc", "ds_during_calc", "ds_after_calc", "ds_end",
+                                             "battle_step"))
+    v = check_play(parse_text(f"ruleset: ocg\nturn: 2\nturn-player: A\ncard: {json.dumps(flipper)}\n"
+                              "A monster \"Blue-Eyes White Dragon\" as BEWD\nB monster \"Test Flipper\" as MF\n"
+                              f"enter battle phase\nnext battle_step\nattack BEWD -> MF\n{battle}end battle phase\n"
+                              "pass A\nactivate B MF effect 2\nresolve\nclaim location MF graveyard\n", "t.play"))
+    assert v.verdict == "legal", v.message

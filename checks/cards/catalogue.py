@@ -92,6 +92,7 @@ class Card:
     archetype: str | None = None
     extra_attacks: int = 0
     attack_restriction: str | None = None
+    summoning_condition: str | None = None   # vocab.SUMMONING_CONDITIONS: not an effect (GEN-19)
     source: str = ""
     origin: str = ""   # the file (file:line when it was read with lines) the entry came from
     unknown: tuple = ()   # properties an import could not settle (left at their defaults)
@@ -113,7 +114,8 @@ class Card:
         if self.passcode is not None:
             d["passcode"] = self.passcode
         d["effects"] = [effect_format.effect_dict(e) for e in self.effects]
-        for key in ("must_attack", "calc_modifier", "archetype", "extra_attacks", "attack_restriction"):
+        for key in ("must_attack", "calc_modifier", "archetype", "extra_attacks", "attack_restriction",
+                    "summoning_condition"):
             if getattr(self, key):
                 d[key] = getattr(self, key)
         if self.battle_damage_modifier != "none":
@@ -126,7 +128,7 @@ class Card:
 
 CARD_KEYS = {"name", "type", "subtype", "attribute", "monster_type", "passcode", "level", "atk", "def", "effects", "must_attack",
              "calc_modifier", "battle_damage_modifier", "archetype", "extra_attacks",
-             "attack_restriction", "source", "unknown", "import"}
+             "attack_restriction", "summoning_condition", "source", "unknown", "import"}
 EFFECT_KEYS = {"kind", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
                "fusion_summon", "timings", "condition", "ruling_allowed", "no_damage_step",
                "cost", "target", "choose", "operations", "apply", "text", "resolution", "note", "not_modelled", "unknown",
@@ -186,6 +188,8 @@ def parse_card(value, doc, path, where) -> Card:
     card.archetype = r.get(d, "archetype", str, None, what=what)
     card.extra_attacks = r.get(d, "extra_attacks", int, 0, what=what)
     card.attack_restriction = r.get(d, "attack_restriction", str, None, choices=("tyrant_wing",), what=what)
+    card.summoning_condition = r.get(d, "summoning_condition", str, None, choices=vocab.SUMMONING_CONDITIONS,
+                                     what=what)
     card.source = r.get(d, "source", str, "", what=what)
     card.unknown = parse_unknown(r, d, UNKNOWABLE_CARD, what)
     cm = r.get(d, "calc_modifier", dict, None, what=what)

@@ -174,6 +174,10 @@ def card_facts(n, spec, card, cm, archetype_ids, name_id):
         ("attack_restriction_tyrant_wing", card.attack_restriction == "tyrant_wing",
          f"{n}: " + ("\"Tyrant Wing\" restriction" if card.attack_restriction == "tyrant_wing" else "no attack restriction")
          + (" (the monster it is equipped to)" if card.type != "monster" else "") + f" {yes}"),
+        ("cannot_be_special_summoned", card.summoning_condition == "cannot_be_special_summoned",
+         f"{n}: " + ("cannot be Special Summoned (its Summoning condition, wherever it is)"
+                     if card.summoning_condition == "cannot_be_special_summoned" else "no Summoning condition against "
+                     "a Special Summon") + f" {yes}"),
     )
 
 

@@ -1,7 +1,8 @@
 """Continuous effects (GEN-18), activation locks (GEN-19) and Equip Cards (GEN-20): what a face-up
 card's text does while it stays face-up on the field, without being activated, and what keeps an
-Equip Card on the field. Which kinds there are, and which cards they apply to, is effects.py; the
-rules that read them grant or refuse here."""
+Equip Card on the field; and, with the locks, a monster's Summoning condition "Cannot be Special
+Summoned" (GEN-19), which is no effect and holds wherever the card is. Which kinds there are, and
+which cards they apply to, is effects.py; the rules that read them grant or refuse here."""
 import z3
 
 from .. import vocab
@@ -25,6 +26,8 @@ from .effects import (
     slot,
     source_live,
     summon_barred,
+    summons_named,
+    unsummonable,
 )
 
 
@@ -243,9 +246,9 @@ def gen18_counters(ctx):
     return ups
 
 
-@rule("GEN-19", "While a card's \"Trap Cards cannot be activated\" (or Spell Cards, or both, or \"cannot "
-      "Special Summon\") applies, the players it names (both, or its controller's opponent) activate "
-      "no card of that kind, nor an effect that must Special Summon.", ["card text"], name="activation.lock")
+@rule("GEN-19", "While a lock on Trap/Spell Cards or on Special Summons applies, the players it names (both, "
+      "or its controller's opponent) activate no such card, nor an effect that must Special Summon; no "
+      "effect Special Summons a \"Cannot be Special Summoned\" monster.", ["card text"], name="activation.lock")
 def gen19(ctx):
     S, act = ctx.S, ctx.act
     traps = [k for k in vocab.CARD_KINDS if k.startswith("trap")]
@@ -256,8 +259,21 @@ def gen19(ctx):
     both = locked("lock_spells_traps")
     refused = z3.Or(z3.And(ctx.kind_is(act.eff, *traps), z3.Or(locked("lock_traps"), both)),
                     z3.And(ctx.kind_is(act.eff, *spells), z3.Or(locked("lock_spells"), both)),
-                    summon_barred(ctx, act.eff, ctx.pre))
+                    summon_barred(ctx, act.eff, ctx.pre),
+                    z3.And(summons_named(ctx, act.eff), summons_unsummonable(ctx)))
     return z3.Implies(ctx.activating, z3.Not(refused))
+
+
+def summons_unsummonable(ctx):
+    """The card this activation would Special Summon cannot be (its Summoning condition): one the
+    play names as its target, mandatory effect or not (the scripts' target filters ask
+    IsCanBeSpecialSummoned of each card; a mandatory one may name another, or none); or, for an
+    optional effect, the card its text fixes (this card, the attacker...). A mandatory trigger whose
+    text fixes such a card is still owed (GEN-9): it is activated and Summons nothing, as under a
+    Summon lock (summon_barred)."""
+    S, act = ctx.S, ctx.act
+    return z3.Or(unsummonable(ctx, act.target), unsummonable(ctx, act.target2),
+                 z3.And(z3.Not(S.mandatory(act.eff)), unsummonable(ctx, resolution_target(ctx))))
 
 
 @rule("GEN-20", "An Equip Card is equipped only to a face-up monster on the field: an effect that equips "

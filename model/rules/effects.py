@@ -16,6 +16,7 @@ MZ, STZ, FZ, HAND, GY = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone",
 FLIP_SUMMONED = vocab.SUMMONED_THIS_TURN.index("flip")
 ATOM_SLOTS = vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATOMS
 FIELD = (MZ, STZ, FZ)
+CHOICE, CHOSEN = vocab.OPERATION_ON.index("choice"), vocab.OPERATION_ON.index("chosen")
 MONSTER_KINDS = tuple(k for k in vocab.CARD_KINDS if k.startswith("monster"))
 TRAP_KINDS = tuple(k for k in vocab.CARD_KINDS if k.startswith("trap"))
 
@@ -243,7 +244,8 @@ def player_values(ctx, me, st):
 def watched_target(ctx, k, st):
     """Some card can be the target of the effect watched slot `k` names in `st` (true for an
     effect that targets nothing): it meets the effect's filter (GEN-17) and is not a monster
-    determined destroyed by battle still on the field (AB-1: it cannot be targeted). A mandatory
+    determined destroyed by battle still on the field (AB-1: it cannot be targeted), nor one that
+    cannot be Special Summoned if the effect must Special Summon it (GEN-19). A mandatory
     effect that targets cannot be activated without a target, so it is owed only then
     (activation.places_trigger; docs/interpretations.md). Read only in watched slots, like
     watched_atoms, and only the filter: for an effect whose text leaves it no choice of target
@@ -255,7 +257,10 @@ def watched_target(ctx, k, st):
             return z3.Not(S.targets(eff))
         untargetable = ctx.grant("battle_destroyed_untargetable")   # AB-1
         marked = [z3.And(untargetable, st.dbb[j], st.loc[j] == MZ) for j in ctx.cards]
-        some = z3.Or([z3.And(filter_fits_card(ctx, eff, st, j), z3.Not(marked[j])) for j in ctx.cards])
+        # nor, for an effect that must Special Summon its target, one that cannot be (GEN-19)
+        summons = summons_named(ctx, eff)
+        some = z3.Or([z3.And(filter_fits_card(ctx, eff, st, j), z3.Not(marked[j]),
+                             z3.Not(z3.And(summons, unsummonable(ctx, j)))) for j in ctx.cards])
         return z3.Or(z3.Not(S.targets(eff)), some)
     return once(ctx, ("watched_target", k, st.prefix), build)
 
@@ -392,6 +397,33 @@ def summon_barred(ctx, eff, st):
     S = ctx.S
     return z3.And(z3.Not(S.mandatory(eff)), must_special_summon(ctx, eff),
                   locks_player(ctx, "lock_special_summon", S.ctrl(S.inst(eff)), st))
+
+
+def on_named(ctx, eff, k):
+    """Operation slot k of effect `eff` is on the card its activation fixes (chain.resolution_target:
+    its target, the card the play names for a `chosen` operation, or the first operation's
+    subject): the first operation, or a later one on `chosen` or on the first one's subject
+    (resolution.op_card); never one on cards chosen as it resolves (`choice`)."""
+    S = ctx.S
+    s, s0 = slot(eff, k, vocab.MAX_OPERATIONS), slot(eff, 0, vocab.MAX_OPERATIONS)
+    return z3.And(S.op_on(s) != CHOICE, z3.Or(k == 0, S.op_on(s) == CHOSEN, S.op_on(s) == S.op_on(s0)))
+
+
+def summons_named(ctx, eff):
+    """Effect `eff` must Special Summon the card its activation fixes ("Special Summon that
+    target"): an operation on that card Special Summons and is not a `then` one."""
+    S = ctx.S
+    return z3.Or([z3.And(S.op(slot(eff, k, vocab.MAX_OPERATIONS)) == vocab.OP["special_summon"],
+                         z3.Not(S.op_then(slot(eff, k, vocab.MAX_OPERATIONS))), on_named(ctx, eff, k))
+                  for k in range(vocab.MAX_OPERATIONS)])
+
+
+def unsummonable(ctx, card):
+    """`card` (a card index, or a term: NONE for none) has the Summoning condition "Cannot be
+    Special Summoned" (vocab.SUMMONING_CONDITIONS). A Summoning condition is not an effect: it is
+    read wherever the card is, face-up or face-down, and no negation stops it (unlike `applying`'s
+    continuous effects)."""
+    return z3.And(card != NONE, ctx.S.no_special_summon(card))
 
 
 def _applying(ctx, kind, st):

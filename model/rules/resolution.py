@@ -19,12 +19,14 @@ from .effects import (
     equippable,
     filter_fits_card,
     locks_player,
+    on_named,
     picks,
     player_values,
     position_locks,
     slot,
     target_fits,
     times,
+    unsummonable,
 )
 
 # after the rule sets' own updates that override a result (AB-1, D2-5: calc, ocg), before the
@@ -128,10 +130,7 @@ def _target_still_fits(ctx, second):
 
 def uses_target(ctx, k):
     """Operation slot k of the resolving link is on what its effect targets."""
-    S = ctx.S
-    s = op_slot(ctx, k)
-    return z3.And(S.targets(ctx.top_eff), S.op_on(s) != CHOICE,
-                  z3.Or(k == 0, S.op_on(s) == vocab.OPERATION_ON.index("chosen"), S.op_on(s) == S.op_on(op_slot(ctx, 0))))
+    return z3.And(ctx.S.targets(ctx.top_eff), on_named(ctx, ctx.top_eff, k))
 
 
 def valid(ctx, k):
@@ -152,7 +151,10 @@ def _valid_first(ctx, k):
     # "remove N counters" from one card that has fewer cannot be done (an `otherwise` one applies)
     removable = z3.Or(z3.Not(one), S.op(s) != vocab.OP["remove_counter"],
                       counters_on(ctx, op_card(ctx, k), ctx.pre) >= S.op_amount(s))
-    return z3.And(fits, removable, z3.Or(z3.Not(one), S.op(s) >= vocab.OP["negate"], op_card(ctx, k) != NONE))
+    # nor can a card whose Summoning condition says it cannot be Special Summoned (a `then` after waits in vain)
+    summonable = z3.Or(z3.Not(one), S.op(s) != vocab.OP["special_summon"], z3.Not(unsummonable(ctx, op_card(ctx, k))))
+    return z3.And(fits, removable, summonable,
+                  z3.Or(z3.Not(one), S.op(s) >= vocab.OP["negate"], op_card(ctx, k) != NONE))
 
 
 def valid_second(ctx, k):
@@ -177,7 +179,9 @@ def hits(ctx, k, i):
     second = z3.And(valid_second(ctx, k), S.op_on(s) != vocab.OPERATION_ON.index("all"), ctx.top_target2() == i)
     # the second card the play chooses as the link resolves (GEN-22 keeps it to one the text may choose)
     chosen2 = z3.And(S.op_on(s) == CHOICE, ctx.act.choice2 != NONE, ctx.act.choice2 == i)
-    return z3.Or(first, second, chosen2)
+    # a Special Summon passes over a card that cannot be Special Summoned (its Summoning condition)
+    summonable = z3.Or(S.op(s) != vocab.OP["special_summon"], z3.Not(unsummonable(ctx, i)))
+    return z3.And(z3.Or(first, second, chosen2), summonable)
 
 
 def affects(ctx, op, i):
@@ -418,7 +422,8 @@ def choice_fits(ctx, j):
     """Card j is one the effect may choose now (GEN-22): in one of the places its `choose` names
     (vocab.CHOOSE_FROM, a bit each: `field` is the Monster, Spell & Trap and Field Zones), on the
     side it names, and meeting its filter (atoms about that card; a `than` may read a player's
-    quantity, "ATK less than or equal to the damage you took"). The effect is the one this step
+    quantity, "ATK less than or equal to the damage you took"), and, to be Special Summoned, one
+    that can be (no Summoning condition against it). The effect is the one this step
     activates (a `needed` choice, counted before the activation) or else the resolving link's:
     one set of terms for both, since a step does not do both."""
     def build():
@@ -432,7 +437,13 @@ def choice_fits(ctx, j):
             where.append(z3.And((mask / 2 ** b) % 2 == 1, z3.Or([pre.loc[j] == z for z in locs])))
         side = z3.If(S.choose_side(eff) == vocab.CHOOSE_SIDES.index("yours"), S.ctrl(j) == me, S.ctrl(j) != me)
         players = once(ctx, ("choice_players",), lambda: player_values(ctx, me, pre))
-        return z3.And(z3.Or(where), side, filter_fits_card(ctx, eff, pre, j, "choicef", players))
+        # a card chosen to be Special Summoned is one that can be (the scripts' selections ask
+        # IsCanBeSpecialSummoned, which a Summoning condition refuses)
+        summoned = once(ctx, ("choice_summoned",), lambda: z3.Or(
+            [z3.And(S.op(slot(eff, k, OPS)) == vocab.OP["special_summon"], S.op_on(slot(eff, k, OPS)) == CHOICE)
+             for k in range(OPS)]))
+        return z3.And(z3.Or(where), side, filter_fits_card(ctx, eff, pre, j, "choicef", players),
+                      z3.Not(z3.And(summoned, unsummonable(ctx, j))))
     return once(ctx, ("choice_fits", j), build)
 
 
