@@ -92,6 +92,31 @@ def test_a_summon_lock_on_both_players_or_the_opponent_and_nothing_narrower():
     assert derived("\te1:SetTarget(s.sumlimit)\n") is scriptmodel.UNKNOWN   # "except from the Extra Deck"
 
 
+def test_a_summoning_condition_that_refuses_every_special_summon():
+    # "Cannot be Special Summoned." (Ancient Gear Golem's EDOPro script: EFFECT_SPSUMMON_CONDITION on
+    # the card itself, with no value or aux.FALSE); a value function lets some Summons through
+    from ygo_timing.cards import catalogue
+    from ygo_timing.cards import luaconst as K
+    from ygo_timing.inputs import jsonloc
+
+    def scanned(value=""):
+        return luascan.scan(("local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
+                             "\te1:SetProperty(EFFECT_FLAG_CANNOT_DISABLE+EFFECT_FLAG_UNCOPYABLE)\n"
+                             "\te1:SetType(EFFECT_TYPE_SINGLE)\n\te1:SetCode(EFFECT_SPSUMMON_CONDITION)\n"
+                             f"{value}\tc:RegisterEffect(e1)\nend\n").encode(), "c9.lua")
+    for value in ("", "\te1:SetValue(aux.FALSE)\n"):
+        assert scriptmodel.summoning_condition(scanned(value).never_activated[0]) == "cannot_be_special_summoned"
+    assert scriptmodel.summoning_condition(scanned("\te1:SetValue(aux.fuslimit)\n").never_activated[0]) is None
+    row = (9, K.OT_OCG | K.OT_TCG, 0, K.TYPE["TYPE_MONSTER"] | K.TYPE["TYPE_EFFECT"], 3000, 3000, 8, 0x1,
+           "Test Golem", "Cannot be Special Summoned.")
+    entry = importer.map_card(row, scanned(), "c9.lua", print).entry
+    assert entry["summoning_condition"] == "cannot_be_special_summoned" and entry["effects"] == []
+    # only where the text agrees: a script refuses all where the card's own effect ignores that
+    own = row[:-1] + ("Cannot be Normal Summoned/Set. Must be Special Summoned by its own effect.",)
+    assert "summoning_condition" not in importer.map_card(own, scanned(), "c9.lua", print).entry
+    assert catalogue.parse_card(entry, jsonloc.Located(entry, {}), "t", ()).summoning_condition == "cannot_be_special_summoned"
+
+
 def test_two_targets_up_to_or_exactly(cards):
     """SelectTarget of 1 to 2 cards is two targets, the second optional; of 2 to 2, both required;
     Duel.GetTargetCards(e) is what the effect targets."""

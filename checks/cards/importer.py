@@ -90,6 +90,10 @@ ONLY_UNTIL_CALC = re.compile(
     r"|function\s*\([^)]*\)\s*return\s+not\s*\(\s*Duel\.IsPhase\s*\(\s*PHASE_DAMAGE\s*\)\s*and\s*"
     r"Duel\.IsDamageCalculated\s*\(\s*\)\s*\)\s*end)$")
 NO_DS_TEXT = re.compile(r"cannot be activated during the Damage Step", re.I)
+# the card text's blanket Summoning condition, a sentence of its own ("Cannot be Special Summoned."):
+# a script may refuse every Special Summon while its own effect ignores that ("Must be Special
+# Summoned by its own effect"), so the script is read only where the text agrees
+CANNOT_BE_SPECIAL_SUMMONED = re.compile(r"(?:^|[.\n]\s*)(?:This card )?cannot be Special Summoned\.", re.I)
 
 EFFECT_PROPS = ("kind", "spell_speed", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
                 "timings", "condition", "until_calc", "fusion_summon", "no_damage_step", "cost", "target", "operations")
@@ -469,6 +473,7 @@ def map_card(row, script: luascan.Script | None, script_path: str | None, warn):
             if entry["def"] is None:
                 unknown.append("def")
     effects, decls = [], []
+    condition = None   # a Summoning condition the model holds (catalogue `summoning_condition`)
     needs_script = not (ctype == "monster" and sub in ("normal", "token"))
     if script is None:
         if needs_script:
@@ -492,6 +497,8 @@ def map_card(row, script: luascan.Script | None, script_path: str | None, warn):
                 warn(f"{script.path}:{ln}: {fn}: effects registered this way are not read")
         lasting = []
         for d in script.never_activated:
+            if CANNOT_BE_SPECIAL_SUMMONED.search(desc or ""):
+                condition = condition or scriptmodel.summoning_condition(d)
             got = scriptmodel.continuous(d, script.functions, equip_spell=(ctype, sub) == ("spell", "equip"))
             if got is not None:
                 lasting.append({**got.value, "import": {"script": f"{script.path}:{got.line}"}})
@@ -517,6 +524,8 @@ def map_card(row, script: luascan.Script | None, script_path: str | None, warn):
             if re.search(r"(UPDATE|SET)_(BASE_)?(ATTACK|DEFENSE)", code) and "PHASE_DAMAGE_CAL" in cond:
                 unknown.append("calc_modifier")   # an ATK/DEF change that applies at damage calculation
     entry["effects"] = effects
+    if condition:
+        entry["summoning_condition"] = condition
     if unknown:
         entry["unknown"] = sorted(set(unknown))
     entry["import"] = {"id": cid, "availability": [r for r, bit in (("ocg", K.OT_OCG), ("tcg", K.OT_TCG))

@@ -98,6 +98,22 @@ def continuous(decl, functions, equip_spell=False):
     return Derived(e, decl.line)
 
 
+# what a Summoning condition's value may be and still refuse every Special Summon (the engine
+# reads a missing value as 0: false)
+REFUSES_ALL = {"aux.FALSE", "Auxiliary.FALSE", "0", "false"}
+
+
+def summoning_condition(decl):
+    """`cannot_be_special_summoned` for the card's own EFFECT_SPSUMMON_CONDITION (a single effect)
+    whose value refuses every Special Summon ("Cannot be Special Summoned."), else None: a value
+    function lets some through ("Must be Special Summoned by ..."), which the model does not hold."""
+    code = decl.settings.get("Code")
+    if code is None or code.text.strip() != "EFFECT_SPSUMMON_CONDITION" or decl.get("Type") != K.ET["SINGLE"]:
+        return None
+    value = decl.settings.get("Value")
+    return "cannot_be_special_summoned" if value is None or value.text.strip() in REFUSES_ALL else None
+
+
 def _summon_lock(decl):
     """"Neither player can Special Summon" (`lock_special_summon`, GEN-19), or UNKNOWN: a field
     effect of a card on the field on players (EFFECT_FLAG_PLAYER_TARGET) with target range 1,1
