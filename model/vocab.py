@@ -124,12 +124,13 @@ CONDITIONS = (
     "destroyed",                 # this card was destroyed on the field (by battle, a card effect or itself)
     "destroyed_face_up",         # this face-up card was destroyed on the field
     "left_field",                # this face-up card left the field (any way)
+    "opponent_monster_to_graveyard",  # a monster went to its controller's opponent's Graveyard
 )
 CO = {name: i for i, name in enumerate(CONDITIONS)}
 # the events that happen at a moment, not in a window: a Trigger Effect on one is made pending by
 # the step where it happens (GEN-8), and is activated from where its card then is
 LEAVING = ("destroyed", "destroyed_face_up", "left_field")   # of those, the card leaving the field
-EVENTS = ("summoned", *LEAVING)
+EVENTS = ("summoned", *LEAVING, "opponent_monster_to_graveyard")
 
 # The old one-operation `resolution` of earlier catalogues (read as one of OPERATIONS; cards migrate).
 RESOLUTIONS = (

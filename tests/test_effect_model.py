@@ -232,6 +232,8 @@ BAD = [
     (dict(kind="continuous", apply={"do": "atk_modifier"}), "'amount' goes with"),
     (dict(resolution={"do": "destroy"}, operations=[{"do": "destroy"}]), "give one of them"),
     (dict(not_modelled=" "), "'not_modelled' is empty"),
+    (dict(outside_battle_phase=""), "'outside_battle_phase' is empty"),
+    (dict(outside_battle_phase=3), "outside_battle_phase"),
     (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 100, "player": "opponent"}),
      "'player' (whose activations it refuses) goes with"),
     (dict(kind="continuous", apply={"do": "lock_spells", "player": "you"}), "expected one of: both, opponent"),
@@ -644,7 +646,7 @@ def test_every_builtin_effect_does_something_or_says_what_is_not_modelled():
     silent = []
     for c in catalogue.builtin().values():
         for k, e in enumerate(c.effects, 1):
-            does = e.operations or e.apply is not None or e.costs or e.not_modelled
+            does = e.operations or e.apply is not None or e.costs or e.not_modelled or e.outside_battle_phase
             placed = e.kind == "activation" and c.subtype in ("continuous", "field")   # activating places the card
             elsewhere = e.kind == "continuous" and any(getattr(c, f) not in (None, False, 0, "none") for f in CARD_LEVEL)
             if not (does or placed or elsewhere):
@@ -667,6 +669,10 @@ def test_a_verdict_names_the_card_text_it_does_not_weigh():
     # an illegal verdict rests on the actions up to the first illegal one only
     v = check_play(parse_text(head + battle.replace("claim lp B 6600", "claim lp B 1") + "activate A Don\nresolve\n", "t.play"))
     assert v.verdict == "illegal" and v.not_modelled == []
+    # text outside the Battle Phase is not listed: Susa Soldier's return in the End Phase
+    v = check_play(parse_text("ruleset: ocg\nA monster \"Susa Soldier\"\nenter battle phase\n", "t.play"))
+    assert v.verdict == "legal" and v.not_modelled == []
+    assert catalogue.builtin()["Susa Soldier"].effects[0].outside_battle_phase
     # a continuous effect is named when its card is set up, activated or not
     v = check_play(parse_text("ruleset: ocg\nA monster \"Elemental Hero Wildedge\"\nenter battle phase\n", "t.play"))
     assert v.not_modelled and v.not_modelled[0].startswith("Elemental Hero Wildedge (effect 1): ")

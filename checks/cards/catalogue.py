@@ -48,6 +48,10 @@ class Effect:
     # counters"); a verdict on a play that activates the effect, or sets up its card for a
     # continuous one, names it (checking/caveats.py): the verdict does not weigh that part
     not_modelled: str = ""
+    # what the text does outside the Battle Phase a play covers (a Main Phase Ignition Effect, a
+    # return in the End Phase, a cost in the next Standby Phase): no Battle Phase verdict rests on
+    # it, so verdicts do not list it (docs/cards-format.md)
+    outside_battle_phase: str = ""
     once: str = "none"            # vocab.ONCE: its once-per-turn limit
     unknown: tuple = ()   # properties an import could not settle (left at their defaults)
     legacy: bool = False  # read from the old one-operation `resolution` (cards migrate rewrites it)
@@ -131,8 +135,8 @@ CARD_KEYS = {"name", "type", "subtype", "attribute", "monster_type", "passcode",
              "attack_restriction", "summoning_condition", "source", "unknown", "import"}
 EFFECT_KEYS = {"kind", "from", "mandatory", "atk_def", "negates_activation", "trigger_class",
                "fusion_summon", "timings", "condition", "ruling_allowed", "no_damage_step",
-               "cost", "target", "choose", "operations", "apply", "text", "resolution", "note", "not_modelled", "unknown",
-               "import", "once"}
+               "cost", "target", "choose", "operations", "apply", "text", "resolution", "note", "not_modelled",
+               "outside_battle_phase", "unknown", "import", "once"}
 # What an imported entry may list as `unknown` (checks/cards/importer.py); `import` is its
 # provenance (card id, script lines), kept for people and ignored by the solver.
 UNKNOWABLE_CARD = ("attribute", "level", "atk", "def", "effects", "continuous", "must_attack", "extra_attacks",
@@ -310,6 +314,10 @@ def parse_effect(value, doc, path, where, what) -> Effect:
     e.once = r.get(d, "once", str, "none", choices=vocab.ONCE, what=w)
     if e.kind == "continuous" and e.once != "none":
         r.fail("once", f"{w}: a continuous effect is never activated, so it has no once-per-turn limit")
+    e.outside_battle_phase = r.get(d, "outside_battle_phase", str, "", what=w)
+    if "outside_battle_phase" in d and not e.outside_battle_phase.strip():
+        r.fail("outside_battle_phase", f"{w}: 'outside_battle_phase' is empty; expected what the text does "
+                                       "outside the Battle Phase (\"a Main Phase Ignition Effect\"), or leave the key out")
     if "not_modelled" in d and not e.not_modelled.strip():
         r.fail("not_modelled", f"{w}: 'not_modelled' is empty; expected what the text does that the model "
                                "does not hold (or leave the field out)")

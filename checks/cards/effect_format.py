@@ -481,6 +481,8 @@ def effect_dict(e) -> dict:
         d["once"] = e.once
     if e.not_modelled:
         d["not_modelled"] = e.not_modelled
+    if e.outside_battle_phase:
+        d["outside_battle_phase"] = e.outside_battle_phase
     if e.unknown:
         d["unknown"] = list(e.unknown)
     return d

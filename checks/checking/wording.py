@@ -45,6 +45,7 @@ CONDITION_WORDS = {
     "destroyed": "its effect needs this card to be destroyed",
     "destroyed_face_up": "its effect needs this face-up card to be destroyed",
     "left_field": "its effect needs this face-up card to leave the field",
+    "opponent_monster_to_graveyard": "its effect needs a monster to be sent to the opponent's Graveyard",
 }
 EFFECT_KIND_WORDS = {
     "activation": "its effect is activating the card itself", "ignition": "an Ignition Effect", "trigger": "a Trigger Effect",

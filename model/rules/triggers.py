@@ -12,7 +12,8 @@ from .effects import FIELD
 from .resolution import PRIORITY as RESOLUTION
 from .resolution import affects, destroyed_by_effect
 
-MZ = vocab.L["monster_zone"]
+MZ, GY = vocab.L["monster_zone"], vocab.L["graveyard"]
+MONSTER_KINDS = tuple(k for k in vocab.CARD_KINDS if k.startswith("monster"))
 PRIORITY = RESOLUTION + 20   # after the resolutions and the rule-set-specific updates
 
 
@@ -53,9 +54,9 @@ def gen7(ctx):
     return z3.Implies(z3.And(ctx.activating, is_trigger(ctx, e)), ctx.sel(ctx.pre.trig, e, z3.BoolVal(False)))
 
 
-@rule("GEN-8", "A Trigger Effect on this card being Special Summoned, destroyed or leaving the "
-      "field becomes pending in the step where that happens, and stays pending until the window "
-      "changes or a Chain starts resolving.",
+@rule("GEN-8", "A Trigger Effect on an event of a moment (its card Special Summoned, destroyed or "
+      "leaving the field; a monster sent to the opponent's Graveyard) becomes pending in the step "
+      "where it happens, until the window changes or a Chain starts resolving.",
       ["S0-TCG 118-122", "S2 87", "S0-OCG 213-216", "card text"], name="trigger.event", shape="update",
       priority=PRIORITY)
 def gen8_event(ctx):
@@ -73,7 +74,7 @@ def gen8_event(ctx):
         now = z3.Or([z3.And(S.inst(e) == i, S.cond(e) == vocab.CO[name], t)
                      for i in ctx.cards for name, t in happened[i].items()] or [z3.BoolVal(False)])
         ups.append(Update("trig", e, z3.And(event_trigger(ctx, e),
-                                            z3.Or(z3.And(now, places_trigger(ctx, e, ctx.post)),
+                                            z3.Or(z3.And(now, places_trigger(ctx, e, ctx.post), located(ctx, e, ctx.post)),
                                                   z3.And(keeps, pre.trig[e]))),
                           z3.BoolVal(True), settled=True))
     return ups
@@ -101,6 +102,11 @@ def _events(ctx, i):
         "destroyed": destroyed,
         "destroyed_face_up": z3.And(destroyed, pre.faceup[i]),
         "left_field": z3.And(leaves, pre.faceup[i]),
+        # from anywhere (the field, the hand, the Deck) to the Graveyard of its owner, who is card
+        # i's controller's opponent (a play changes no control: a card's controller owns it)
+        "opponent_monster_to_graveyard": z3.Or([z3.And(ctx.kind_is_card(j, *MONSTER_KINDS), ctx.S.ctrl(j) != ctx.S.ctrl(i),
+                                                       pre.loc[j] != GY, post.loc[j] == GY)
+                                                for j in ctx.cards if j != i] or [z3.BoolVal(False)]),
     }
 
 
@@ -138,10 +144,9 @@ def event_missed(ctx):
     return z3.Or(moves_on, second_pass)
 
 
-@rule("GEN-9", "A pending mandatory trigger on being Special Summoned, destroyed or leaving the "
-      "field must be activated before the "
-      "window changes or a Chain starts resolving: its controller does not pass with it waiting, "
-      "and nothing else starts the Chain.", ["S0-OCG 166-167", "S3 14", "S0-OCG 213-216"],
+@rule("GEN-9", "A pending mandatory trigger on an event of a moment (GEN-8) must be activated "
+      "before the window changes or a Chain starts resolving: its controller does not pass with it "
+      "waiting, and nothing else starts the Chain.", ["S0-OCG 166-167", "S3 14", "S0-OCG 213-216"],
       name="trigger.mandatory")
 def gen9(ctx):
     # as for the windows' triggers (tables.build): the waiting trigger starts the Chain
