@@ -74,7 +74,8 @@ def gen8_event(ctx):
         now = z3.Or([z3.And(S.inst(e) == i, S.cond(e) == vocab.CO[name], t)
                      for i in ctx.cards for name, t in happened[i].items()] or [z3.BoolVal(False)])
         ups.append(Update("trig", e, z3.And(event_trigger(ctx, e),
-                                            z3.Or(z3.And(now, places_trigger(ctx, e, ctx.post), located(ctx, e, ctx.post)),
+                                            z3.Or(z3.And(now, places_trigger(ctx, e, ctx.post), located(ctx, e, ctx.post),
+                                                         face_up_to_trigger(ctx, e, ctx.post)),
                                                   z3.And(keeps, pre.trig[e]))),
                           z3.BoolVal(True), settled=True))
     return ups
