@@ -115,8 +115,9 @@ def spent(ctx, eff, st):
 
 
 def event_trigger(ctx, eff):
-    """A Trigger Effect whose event happens at a moment (vocab.EVENTS: Special Summoned, destroyed,
-    leaving the field): it becomes pending then (GEN-8), never because a window opens."""
+    """A Trigger Effect whose event happens at a moment (vocab.EVENTS: its card Special Summoned,
+    destroyed or leaving the field; a monster sent to the opponent's GY): it becomes pending then
+    (GEN-8), never because a window opens."""
     return z3.And(is_trigger(ctx, eff), on_event(ctx, eff))
 
 
