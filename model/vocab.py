@@ -249,8 +249,9 @@ MAX_COUNTERS = 2 ** COUNTER_BITS - 1
 # an effect's once-per-turn limit: "Once per turn" (each copy); "You can only use this effect of
 # "X" once per turn" (this effect of every card of that name its controller controls); "You can
 # only activate 1 "X" per turn" where X's text is several effects (every effect of every such card);
-# "once per battle" (each copy's, until the battle ends: GEN-3)
-ONCE = ("none", "per_turn", "per_turn_by_name", "per_turn_by_card_name", "per_battle")
+# "once per battle" (each copy's, until the battle ends: GEN-3); "You can only use this effect of
+# "X" once per Duel" (as per_turn_by_name in the play's turn; a set-up's `used` says an earlier turn used it)
+ONCE = ("none", "per_turn", "per_turn_by_name", "per_turn_by_card_name", "per_battle", "per_duel")
 MAX_OPERATIONS = 3
 # What an operation is on: a card subject, the Chain Link's chosen target, or every card a
 # selector picks (`all`).

@@ -250,6 +250,7 @@ EFFECT_ROWS = [
     (1122, BOTH, 0, MONSTER | EFFECT, 500, 500, 3, 0x20, "Test Gnat", "If this card is Special Summoned: place 2 counters on it. It gains 500 ATK for each counter on it. At the end of the Damage Step, if this card battled: remove 1 counter from it."),
     (1123, BOTH, 0, MONSTER | EFFECT, 3000, 3000, 8, 0x20, "Test Root", "The ATK and DEF of all other monsters on the field are halved."),
     (1118, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Pair", "When your opponent's monster declares an attack: Activate 1 of these effects; ● Draw 1 card. ● Draw 2 cards. You can only use each effect of \"Test Pair\" once per turn."),
+    (1124, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Vow", "When your opponent's monster declares an attack: draw 1 card. You can only use this effect of \"Test Vow\" once per Duel."),
 ]
 _HEAD = "local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
 _REG = "\tc:RegisterEffect(e1)\nend\n"
@@ -547,6 +548,20 @@ end
     1117: _two_effects("1,id,EFFECT_COUNT_CODE_OATH", "1,id,EFFECT_COUNT_CODE_OATH"),
     # two codes: a limit each ("each effect of ... once per turn")
     1118: _two_effects("1,{id,1}", "1,{id,2}"),
+    # once per Duel (the older scripts write the code as id+EFFECT_COUNT_CODE_DUEL)
+    1124: _HEAD + """	e1:SetCategory(CATEGORY_DRAW)
+	e1:SetType(EFFECT_TYPE_ACTIVATE)
+	e1:SetCode(EVENT_ATTACK_ANNOUNCE)
+	e1:SetCountLimit(1,id,EFFECT_COUNT_CODE_DUEL)
+	e1:SetCondition(s.con)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.con(e,tp,eg,ep,ev,re,r,rp)
+	return Duel.IsTurnPlayer(1-tp)
+end
+function s.op(e,tp,eg,ep,ev,re,r,rp)
+	Duel.Draw(tp,1,REASON_EFFECT)
+end
+""",
     # counters: placed and removed by triggers, and an ATK bonus for each (written for these tests)
     1122: """local s,id=GetID()
 function s.initial_effect(c)

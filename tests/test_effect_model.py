@@ -240,7 +240,7 @@ BAD = [
     (dict(operations=[{"do": "destroy", "to": "you"}]), "'to' is for"),
     (dict(operations=[{"do": "double_battle_damage", "to": "controller_of"}]), "doubles the battle damage of"),
     (dict(operations=[{"do": "draw"}]), "needs an 'amount'"),
-    (dict(once="per_duel"), "expected one of: none, per_turn, per_turn_by_name, per_turn_by_card_name"),
+    (dict(once="twice_per_turn"), "expected one of: none, per_turn, per_turn_by_name, per_turn_by_card_name"),
     (dict(kind="continuous", apply={"do": "lock_traps"}, once="per_turn"), "has no once-per-turn limit"),
     (dict(operations=[{"do": "draw", "amount": 6}]), "moves 1 to 5 cards"),
     (dict(operations=[{"do": "mill", "amount": 1, "to": "controller_of"}]), "from the Deck of 'you' or 'opponent'"),

@@ -366,10 +366,10 @@ def err_text(source: str) -> P.PlayError:
      "'defense' conflicts with an earlier option on this line; expected each option at most once"),
     ('A monster "X" shiny\nenter bp\n', 1,
      "unexpected 'shiny' in set-up line; expected one of: as, attack, defense, face-up, face-down, "
-     "atk, def, equipped-to, special-summoned, counters, summoned-this-turn, flip-summoned-this-turn"),
+     "atk, def, equipped-to, special-summoned, counters, summoned-this-turn, flip-summoned-this-turn, used"),
     ('A monster "X" special-sumoned\nenter bp\n', 1,
      "unexpected 'special-sumoned' in set-up line (did you mean 'special-summoned'?); expected one of: as, attack, "
-     "defense, face-up, face-down, atk, def, equipped-to, special-summoned, counters, summoned-this-turn, flip-summoned-this-turn"),
+     "defense, face-up, face-down, atk, def, equipped-to, special-summoned, counters, summoned-this-turn, flip-summoned-this-turn, used"),
     ('A hand "X" special-summoned\nenter bp\n', 1,
      "special-summoned says how a monster on the field came there; this card is in hand, not the monster zone "
      "(a card that leaves the field is a new card)"),

@@ -180,6 +180,13 @@ def test_draw_then_mill_a_constant_number(cards):
     assert e["operations"] == [{"do": "draw", "amount": 1, "to": "you"}, {"do": "mill", "amount": 2, "to": "opponent", "then": True}]
 
 
+def test_a_count_code_per_duel_is_once_per_duel(cards):
+    # SetCountLimit(1,id,EFFECT_COUNT_CODE_DUEL): "You can only use this effect of "X" once per Duel"
+    e = effect(cards, "Test Vow")
+    assert e["once"] == "per_duel" and "once" not in e.get("unknown", [])
+    assert e["operations"] == [{"do": "draw", "amount": 1, "to": "you"}]
+
+
 def test_one_count_code_over_two_effects_is_one_limit(cards):
     # SetCountLimit(1,id,...) on both effects: one count in the engine, "activate 1 ... per turn"
     assert [e["once"] for e in cards["Test Twins"]["effects"]] == ["per_turn_by_card_name"] * 2
@@ -260,7 +267,7 @@ def test_a_play_with_imported_cards_is_judged_end_to_end(tmp_path, pool):
 def test_coverage_counts_every_property_and_continuous(pool):
     imp = importer.import_pool(*map(str, pool))
     cov = imp.coverage
-    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 22   # activated effects
+    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 23   # activated effects
     assert cov["continuous.apply"] == {"derived": 6, "unknown": 0}
     assert cov["effect.operations"]["unknown"] == 2 and cov["effect.cost"]["unknown"] == 0
     assert json.dumps(cov)   # the report is JSON

@@ -75,6 +75,8 @@ LOCATION_EVENTS = {E[n] for n in (
 # the code of a SetCountLimit shared by every card of the name: `id` or the passcode, with
 # EFFECT_COUNT_CODE_OATH (`id+...` or `id,...`), or `{id,n}`
 COUNT_BY_NAME = re.compile(r"(?:id|\d+)(?:[+,]EFFECT_COUNT_CODE_OATH)?|\{(?:id|\d+),\d+\}")
+# "You can only use this effect of "X" once per Duel": the code with EFFECT_COUNT_CODE_DUEL
+COUNT_PER_DUEL = re.compile(r"(?:id|\d+)[+,]EFFECT_COUNT_CODE_DUEL")
 # Conditions that limit an effect to "until damage calculation" (the helpers, and the same test
 # written out), and to "the Damage Step, before damage calculation" only.
 UNTIL_CALC = re.compile(r"aux\.dscon|StatChangeDamageStepCondition"
@@ -308,7 +310,9 @@ def map_effect(d: luascan.EffectDecl, kind: str, desc: str | None, path: str, fu
             e["once"] = "per_turn"
         elif args[0] == "1" and len(args) == 2 and COUNT_BY_NAME.fullmatch(args[1]):
             e["once"] = "per_turn_by_name"
-        else:   # more than once, once per Duel, a shared code: not one of the catalogue's limits
+        elif args[0] == "1" and len(args) == 2 and COUNT_PER_DUEL.fullmatch(args[1]):
+            e["once"] = "per_duel"
+        else:   # more than once, a shared code: not one of the catalogue's limits
             unknown.append("once")
     # where it is activated from
     rng = d.settings.get("Range")

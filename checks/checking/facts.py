@@ -85,6 +85,25 @@ class Universe:
         # applies; each takes a watched slot, and slots come in pairs so that plays share relations
         self.watched = [e for e, (_, _, eff) in enumerate(self.effects) if watched(eff)]
         self.nwatched = -(-len(self.watched) // 2) * 2
+        self.used = [self.spent_before(i, k) for i, spec in enumerate(self.specs) for k in spec.used]
+
+    def spent_before(self, i, k):
+        """The effect whose limit the set-up's `used k` on card i says a use before the play spent:
+        one that has a limit a turn (or a Duel) keeps; a once-per-battle limit is restored when a
+        battle ends, and the play's first battle starts after the set-up (GEN-3)."""
+        spec = self.specs[i]
+        if (i, k) not in self.eff_id:
+            raise PlayError(self.play.path, spec.line, f"'used {k}': {spec.name!r} has {len(self.cards[i].effects)} "
+                                                      f"activatable effect(s) in the catalogue; expected 1 to that")
+        e = self.eff_id[(i, k)]
+        once = self.effects[e][2].once
+        if once in ("none", "per_battle"):
+            raise PlayError(self.play.path, spec.line, f"'used {k}': effect {k} of {spec.name!r} has "
+                            + ("no once-per-turn limit" if once == "none" else "a once-per-battle limit, which no "
+                               "battle before the play can have spent (GEN-3)")
+                            + "; expected an effect whose `once` is per_turn, per_turn_by_name, "
+                              "per_turn_by_card_name or per_duel")
+        return e
 
     def card(self, label, line):
         if label is None:
@@ -165,7 +184,7 @@ def static_facts(uni: Universe, play: Play, neffects: int, nwatched: int) -> lis
     for e, (i, k, eff) in enumerate(uni.effects):
         whose = (uni.specs[i].player, uni.cards[i].name)
         key = {"per_turn": (e,), "per_battle": (e,), "per_turn_by_name": whose + (k,),
-               "per_turn_by_card_name": whose}.get(eff.once)
+               "per_turn_by_card_name": whose, "per_duel": ("duel",) + whose + (k,)}.get(eff.once)
         group = 0 if eff.once == "none" else groups.setdefault(key, len(groups) + 1)
         words = wording.once_fact(uni.specs[i].label, k, eff.once)
         out += [Fact("once_group", e, group, words), Fact("once_per_battle", e, eff.once == "per_battle", words)]
@@ -259,6 +278,8 @@ def initial_state(layout, uni: Universe, play: Play) -> dict:
         v[f"def_[{i}]"] = spec.def_ if spec.def_ is not None else (card.def_ or 0)
         # the set-up's `equipped-to` (GEN-20); NONE: not an Equip Card equipped to a monster
         v[f"equip[{i}]"] = uni.index[spec.equipped_to] if spec.equipped_to is not None else NONE
+    for e in uni.used:   # the set-up's `used N`: a limit spent before the play (GEN-5)
+        v[f"used[{e}]"] = True
     return v
 
 

@@ -371,6 +371,8 @@ class Provenance:
         line. Worked out when an explanation first asks (a legal play never does)."""
         specs = self.run.uni.specs
         setup = {name: ("set-up", None) for name in self.run.names}
+        for e in self.run.uni.used:   # `used N` is on its card's set-up line
+            setup[f"used[{e}]"] = ("set-up", specs[self.run.uni.effects[e][0]].line)
         for name in self.run.names:
             if name.endswith("]") and not name.startswith(("link", "trig", "used", "bd", "lp")):
                 i = int(name[name.rindex("[") + 1:-1])

@@ -192,7 +192,8 @@ def once_fact(label, k, once) -> str:
         return (f"{label}: its controller can activate 1 card of this name per turn, whichever of its "
                 f"effects (card text)")
     whose = "this card's" if once == "per_turn" else "its controller's cards of this name's"
-    return f"{label} effect {k}: {whose} effect can be activated once per turn (card text)"
+    when = "per Duel" if once == "per_duel" else "per turn"
+    return f"{label} effect {k}: {whose} effect can be activated once {when} (card text)"
 
 
 def mandatory_words(eff):
@@ -593,7 +594,10 @@ def describe(run, field, value):
         return f"{who}: " + ("its trigger is pending" if value else "its trigger is not pending") + f" ({src})"
     if field.endswith("_used"):
         who = _effect_label(run.uni, int(field[1:-5]))
-        return f"{who}: " + ("activated this turn" if value else "not activated this turn") + f" ({src})"
+        # true from the set-up: `used N`, a use before the play (docs/format.md)
+        said = ("its limit used before the play" if where[0] == "set-up" else "activated this turn") if value \
+            else "not activated this turn"
+        return f"{who}: {said} ({src})"
     return f"{state_name(run.uni, field)}: {state_value(run.uni, field, value)} ({src})"
 
 

@@ -89,8 +89,8 @@ def _event_holds(ctx, eff, st):
 
 
 @rule("GEN-5", "An effect is activated only when the condition its text states holds (an attack "
-      "declared on it, battle damage dealt, ...), and not again in a turn once its once-per-turn "
-      "limit (its own, or its name's) is used.",
+      "declared on it, battle damage dealt, ...), and not again once its once-per-turn (or per-Duel) "
+      "limit (its own, or its name's) is used, in the play or before it.",
       ["S0-TCG 16-17", "S0-OCG 200-203", "S0-TCG 118-133", "card text"], name="effect.condition")
 def gen5(ctx):
     return z3.Implies(ctx.activating, z3.And(condition_holds(ctx, ctx.eff, ctx.pre, ctx.act.target),
@@ -105,8 +105,9 @@ def gen5_used(ctx):
 
 def spent(ctx, eff, st):
     """Effect `eff` has a once-per-turn limit that an activation this turn has used (its own, or
-    another card's of its name: fact `once_group`). The play is one turn: an activation before
-    its first action is not known, so none is assumed."""
+    another card's of its name: fact `once_group`). The play is one turn: a use before its first
+    action (the Main Phase 1; an earlier turn, for a per-Duel limit) is the set-up's `used N`, in
+    the initial state (checking/facts.py), and none without it."""
     def build():
         S = ctx.S
         g = S.once_group(eff)

@@ -39,7 +39,7 @@ _TOP_KEYS = ("$schema", "title", "ruleset", "turn", "turn_player", "lp", "expect
              "source", "cards", "setup", "actions")
 # "equip": an empty list only, as earlier versions wrote it (an Equip Card is a card of its own: "equipped_to")
 _SETUP_KEYS = ("player", "zone", "card", "label", "face_up", "defense", "atk", "def", "equip", "equipped_to",
-               "special_summoned", "counters", "summoned_this_turn", "flip_summoned_this_turn")
+               "special_summoned", "counters", "summoned_this_turn", "flip_summoned_this_turn", "used")
 _ACTION_KEYS = {
     "enter_bp": (), "skip_bp": (), "end_bp": (), "stop_attack": (),
     "attack": ("card", "target", "direct"),
@@ -235,10 +235,15 @@ class _JsonParser:
                            for k in ("summoned_this_turn", "flip_summoned_this_turn"))
         counters = c.get("counters")
         counters = 0 if counters is None else self.integer(counters, p + ("counters",))
+        used = [] if c.get("used") is None else self.array(c["used"], p + ("used",))
+        used = [self.integer(n, p + ("used", k), low=1) for k, n in enumerate(used)]
+        if len(set(used)) < len(used):
+            self.fail(p + ("used",), f"{self.name(p + ('used',))}: an effect number given twice; expected each of "
+                                     "the card's effects at most once")
         card = CardSpec(label="", name=name, player=player, zone=zone, face_up=face_up,
                         defense=defense, atk=atk, def_=def_, line=self.at(p),
                         special_summoned=special, counters=counters, summoned_this_turn=this_turn,
-                        flip_summoned_this_turn=flip)
+                        flip_summoned_this_turn=flip, used=tuple(used))
         _check_setup_card(card, self.err)
         return card, label
 
@@ -427,7 +432,8 @@ def to_json(play: Play) -> dict:
          **({"special_summoned": True} if c.special_summoned else {}),
          **({"summoned_this_turn": True} if c.summoned_this_turn else {}),
          **({"flip_summoned_this_turn": True} if c.flip_summoned_this_turn else {}),
-         **({"counters": c.counters} if c.counters else {})}
+         **({"counters": c.counters} if c.counters else {}),
+         **({"used": list(c.used)} if c.used else {})}
         for c in play.cards
     ]
     out["actions"] = [_action_json(a) for a in play.actions]

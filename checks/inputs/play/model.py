@@ -61,7 +61,7 @@ VERBS = ("enter", "skip", "attack", "activate", "chain", "pass", "resolve", "nex
 CLAIM_WORDS = ("lp", "atk", "destroyed", "not-destroyed", "location", "face-up", "face-down",
                "window", "calc", "def", "position", "attacking", "not-attacking", "counters")
 SETUP_OPTIONS = ("as", "attack", "defense", "face-up", "face-down", "atk", "def", "equipped-to", "special-summoned",
-                 "counters", "summoned-this-turn", "flip-summoned-this-turn")
+                 "counters", "summoned-this-turn", "flip-summoned-this-turn", "used")
 # Bare words that cannot be bare labels (quote such a label instead).
 KEYWORDS = frozenset(SETUP_OPTIONS + ("direct", "effect", "target", "link", "with", "choose"))
 
@@ -99,6 +99,9 @@ class CardSpec:
     counters: int = 0     # the counters on it as the play begins (a face-up card on the field)
     summoned_this_turn: bool = False   # a monster Normal (Tribute) or Special Summoned earlier this turn
     flip_summoned_this_turn: bool = False   # a monster Flip Summoned earlier this turn
+    # its effects (1-based numbers) whose once-per-turn / per-Duel limit a use before the play
+    # spent: earlier this turn (the Main Phase 1), or, for a per-Duel limit, earlier in the Duel
+    used: tuple = ()
 
 
 @dataclass

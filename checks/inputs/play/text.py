@@ -269,6 +269,7 @@ class _TextParser:
         equipped_to = None
         special = this_turn = flip = False
         counters = 0
+        used: list = []
         seen: set = set()
         while not cur.done():
             t = cur.next("")
@@ -281,7 +282,7 @@ class _TextParser:
                 self.err(lineno, f"unexpected {_describe(t)} in set-up line{hint}; " + _one_of(SETUP_OPTIONS))
             group = {"attack": "position", "defense": "position", "face-up": "face",
                      "face-down": "face"}.get(w, w)
-            if group in seen:
+            if group in seen and w != "used":   # `used N` once for each of the card's effects
                 self.err(lineno, f"{w!r} conflicts with an earlier option on this line; "
                                  "expected each option at most once")
             seen.add(group)
@@ -309,6 +310,11 @@ class _TextParser:
                 flip = True
             elif w == "counters":
                 counters = cur.number("counters")
+            elif w == "used":
+                n = cur.number("the number of the card's effect whose limit was used", low=1)
+                if n in used:
+                    self.err(lineno, f"'used {n}' given twice; expected each of the card's effects at most once")
+                used.append(n)
             elif w in ("face-up", "face-down"):
                 face = w == "face-up"
             elif w in ("atk", "def"):
@@ -332,7 +338,7 @@ class _TextParser:
                         face_up=face_up if face is None else face,
                         defense=bool(position), atk=atk, def_=def_, line=lineno,
                         special_summoned=special, counters=counters, summoned_this_turn=this_turn,
-                        flip_summoned_this_turn=flip)
+                        flip_summoned_this_turn=flip, used=tuple(used))
         _check_setup_card(card, self.err)
         if equipped_to is not None:
             self.equips.append((card, equipped_to, lineno))

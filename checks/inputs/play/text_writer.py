@@ -138,4 +138,5 @@ def _setup_line(c: CardSpec, implicit: bool) -> str:
         parts.append("summoned-this-turn")
     if c.flip_summoned_this_turn:
         parts.append("flip-summoned-this-turn")
+    parts += [f"used {n}" for n in c.used]
     return " ".join(parts)
