@@ -98,6 +98,10 @@ class State:
         # the counters on it (effects.counters_on reads them only while it is face-up on the field)
         self.counters = [I(f"c{i}_counters") for i in range(ncards)]
         self.bdc = [I("bdc_A"), I("bdc_B")]  # an operation's change to the battle damage each player takes in this battle
+        # all the damage / the effect damage each player takes is halved for the rest of the turn
+        # (an operation's: "Damage Diet")
+        self.halved = [B("halved_A"), B("halved_B")]
+        self.eff_halved = [B("eff_halved_A"), B("eff_halved_B")]
         self.trig = [B(f"e{e}_trig") for e in range(neffects)]        # trigger pending in this window
         self.used = [B(f"e{e}_used") for e in range(neffects)]        # activated this turn (a once-per-turn limit)
 

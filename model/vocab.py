@@ -239,6 +239,10 @@ OPERATIONS = (
     # place / remove `amount` counters on / from a face-up card on the field; a card with fewer
     # than `amount` cannot have them removed (an `otherwise` operation after it applies instead)
     "add_counter", "remove_counter",
+    # "For the rest of this turn, all damage you take is halved" / "... all effect damage you take is
+    # halved" ("Damage Diet"): the resolving effect's controller's, rounded down, once whatever halves
+    # it; battle damage after every other change (calc.lasting), effect damage as `damage` inflicts it
+    "halve_damage", "halve_effect_damage",
 )
 OP = {name: i for i, name in enumerate(OPERATIONS)}
 MAX_DRAW = 5   # cards one draw / mill operation moves

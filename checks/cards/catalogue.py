@@ -232,6 +232,15 @@ def parse_card(value, doc, path, where) -> Card:
                     "condition", f"{what} effect {k + 1}: condition {e.condition!r} (this card leaving the field) is "
                                  f"modelled for a monster only; a {card.type.capitalize()} Card's is not: leave the "
                                  "effect's event 'none' and say so in its 'not_modelled'")
+            # GEN-13: a Spell/Trap Card is activated Set on the field (a Quick-Play Spell also from
+            # the hand); only its other effects are activated from where their text says (the GY)
+            if e.from_ != "field" and (e.kind == "activation" or e.from_ == "hand"):
+                Reader(doc, path, where + ("effects", k)).fail(
+                    "from", f"{what} effect {k + 1}: 'from' {e.from_!r} on a {card.type.capitalize()} Card's "
+                            + ("activation: a Spell/Trap Card is activated from the field (a Quick-Play Spell also "
+                               "from the hand, without 'from'); expected 'field'" if e.kind == "activation" else
+                               "effect: the model activates a Spell/Trap Card's other effects on the field or in "
+                               "the GY only; expected 'field' or 'graveyard'"))
     if sum(e.apply is not None for e in card.effects) > vocab.MAX_CONTINUOUS:
         r.fail("effects", f"{what}: at most {vocab.MAX_CONTINUOUS} continuous effects with 'apply' per card")
     check_equipping(card, doc, path, where)

@@ -72,7 +72,8 @@ TO_OPS = ("damage", "gain_lp", "double_battle_damage", "draw", "mill")
 DECK_OPS = ("draw", "mill")   # about a player's Deck: no card, `to` is whose Deck
 TO_YOU = ("double_battle_damage",) + DECK_OPS   # `to` is "you" unless the text names the opponent
 GAME_OPS = ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "skip_damage_calc",
-            "no_battle_damage", "halve_battle_damage", "double_battle_damage", "reflect_battle_damage")
+            "no_battle_damage", "halve_battle_damage", "double_battle_damage", "reflect_battle_damage",
+            "halve_damage", "halve_effect_damage")
 DIRECT_ATK_DEF = ("atk_add", "atk_set", "atk_halve", "atk_double", "atk_gain_opponent", "atk_halve_original",
                   "atk_double_original", "def_add", "def_set", "def_halve", "def_double")
 AMOUNT_CONTINUOUS = ("atk_modifier", "def_modifier", "remove_counter_instead", "counter_after_battle")

@@ -86,6 +86,8 @@ OPERATION_WORDS = {
     "attack_again": "lets attack once more this turn", "equip": "equips this card to",
     "draw": "makes its controller draw {amount}", "mill": "sends the top {amount} of its controller's Deck to the Graveyard",
     "add_counter": "places {amount} counter(s) on", "remove_counter": "removes {amount} counter(s) from",
+    "halve_damage": "halves all the damage its controller takes for the rest of this turn",
+    "halve_effect_damage": "halves the effect damage its controller takes for the rest of this turn",
 }
 ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "the attacking monster",
             "attack_target": "the attack target", "own_battling": "its controller's battling monster",

@@ -176,7 +176,9 @@ def gen12(ctx):
 def located(ctx, eff, st):
     """In state `st` the effect's card is where that effect is activated from (a Spell or Trap Set
     on the field, a Quick-Play Spell also in its controller's hand on their turn; a monster effect
-    from the place its text says, face-up in the Monster Zone by default) (GEN-13)."""
+    from the place its text says, face-up in the Monster Zone by default; a Spell/Trap's effect that
+    is not its activation face-up on the field, or in the GY where its text says: "You can banish
+    this card from your GY; ...", Damage Diet) (GEN-13)."""
     S = ctx.S
     c = S.inst(eff)
     loc, up = ctx.sel(st.loc, c, z3.IntVal(0)), ctx.sel(st.faceup, c, z3.BoolVal(False))
@@ -184,8 +186,8 @@ def located(ctx, eff, st):
     set_card = z3.And(loc == STZ, z3.Not(up))
     spell_from_hand = z3.And(loc == HAND, ctx.kind_is_card(c, *[k for k in vocab.CARD_KINDS if k.startswith("spell")]),
                              S.ctrl(c) == S.tp)
-    st_ok = z3.Or(set_card, spell_from_hand,
-                  z3.And(z3.Not(ctx.ekind_is(eff, "activation")), up, z3.Or(loc == STZ, loc == FZ)))
+    st_ok = z3.If(S.from_gy(eff), loc == GY, z3.Or(
+        set_card, spell_from_hand, z3.And(z3.Not(ctx.ekind_is(eff, "activation")), up, z3.Or(loc == STZ, loc == FZ))))
     # an effect on its card leaving the field is activated from where the card went (a card in the
     # Deck is hidden: Yubel - Terror Incarnate's EDOPro script leaves it out)
     left_field = z3.Or([S.cond(eff) == vocab.CO[n] for n in ("destroyed_by_battle", *vocab.LEAVING)])
@@ -207,7 +209,7 @@ def can_trigger_there(ctx, eff, st):
 
 
 @rule("GEN-13", "A card or effect is activated from where it is: a Spell/Trap Set on the field (a "
-      "Quick-Play Spell also from the hand on its controller's turn), a monster effect from the "
-      "place its text says.", ["S0-TCG 80-82", "S3 21", "S2 87"], name="activation.zone")
+      "Quick-Play Spell also from the hand on its controller's turn); a monster effect, or a "
+      "Spell/Trap's effect other than its activation, from the place its text says.", ["S0-TCG 80-82", "S3 21", "S2 87"], name="activation.zone")
 def gen13(ctx):
     return z3.Implies(ctx.activating, located(ctx, ctx.eff, ctx.pre))

@@ -117,7 +117,8 @@ def lasting(ctx, dmg):
     """The battle damage after the changes operations left for this battle (Kuriboh, Waboku,
     Dimension Wall; a doubling of either player's: Cross Counter doubles the opponent's) and
     continuous "you take no battle damage": applied after BD-1's classes, as the last class (6)
-    of "damage becomes 0" would be."""
+    of "damage becomes 0" would be; then halved, rounded down, if all the damage its player takes
+    this turn is (Damage Diet: the script's EFFECT_CHANGE_DAMAGE, dam/2)."""
     st = ctx.post   # as the calculation reads ATK: after this step's resolution
     code = {n: vocab.BATTLE_DAMAGE_CHANGES.index(n) for n in vocab.BATTLE_DAMAGE_CHANGES}
     out = []
@@ -129,6 +130,7 @@ def lasting(ctx, dmg):
                         z3.If(st.bdc[p] == code["double_battle_damage"], mine * 2,
                               z3.If(st.bdc[p] == code["reflect_battle_damage"], z3.If(mine > 0, 0, mine), mine))))
         d = d + reflected_in
+        d = z3.If(z3.And(d > 0, st.halved[p]), d / 2, d)   # "all damage you take is halved" this turn (Damage Diet)
         out.append(z3.If(z3.And(d > 0, player_protected(ctx, "no_battle_damage", p, st)), 0, d))
     return out
 

@@ -114,14 +114,8 @@ def quantity(ctx, eff, q, of, st, target, k=None):
 
     def b(t):
         return z3.If(t, 1, 0)
-    counts = {
-        "monsters": [z3.And(st.loc[j] == MZ, S.ctrl(j) == p) for j in ctx.cards],
-        "cards": [z3.And(z3.Or([st.loc[j] == z for z in FIELD]), S.ctrl(j) == p) for j in ctx.cards],
-        "hand": [z3.And(st.loc[j] == HAND, S.ctrl(j) == p) for j in ctx.cards],
-    }
     values = {
-        **card_values(ctx, c, st, me),
-        "lp": sel(st.lp, p), "battle_damage": sel(st.bd, p), "turn": b(S.tp == p),
+        **card_values(ctx, c, st, me), **player_quantities(ctx, p, st),
         "direct_attack": b(z3.And(st.attacking, st.target == NONE)), "chain_length": st.chain_len,
         # the monsters the atom's selector picks, seen from the effect card's controller
         "selected": z3.Sum([b(picks(ctx, me, "cond", k, j, card_state(ctx, j, st), S.inst(eff))) for j in ctx.cards])
@@ -129,7 +123,6 @@ def quantity(ctx, eff, q, of, st, target, k=None):
         # "during the Damage Step only": such effects apply there by D1-2 / T1
         "damage_step": b(z3.And(ctx.ds(st), ctx.grant("damage_step_effects"))),
         "damage_calculation": damage_calculation(ctx, st),
-        **{k: z3.Sum([b(t) for t in ts]) if ts else z3.IntVal(0) for k, ts in counts.items()},
     }
     out = of_quantity(q, values)
     card_q = z3.And(q >= vocab.Q[vocab.CARD_QUANTITIES[0]], q <= vocab.Q[vocab.CARD_QUANTITIES[-1]])
@@ -228,17 +221,20 @@ def game_values(ctx, st):
 def player_values(ctx, me, st):
     """The player quantities (vocab.PLAYER_QUANTITIES) of player `me` and of the opponent in `st`:
     name -> (theirs for `you`, theirs for `opponent`)."""
-    S = ctx.S
-
-    def of(p):
-        def count(where):
-            return z3.Sum([z3.If(z3.And(where(j), S.ctrl(j) == p), 1, 0) for j in ctx.cards] or [z3.IntVal(0)])
-        return {"lp": ctx.sel(st.lp, p), "battle_damage": ctx.sel(st.bd, p), "turn": z3.If(S.tp == p, 1, 0),
-                "monsters": count(lambda j: st.loc[j] == MZ),
-                "cards": count(lambda j: z3.Or([st.loc[j] == z for z in FIELD])),
-                "hand": count(lambda j: st.loc[j] == HAND)}
-    mine, theirs = of(me), of(1 - me)
+    mine, theirs = player_quantities(ctx, me, st), player_quantities(ctx, 1 - me, st)
     return {name: (mine[name], theirs[name]) for name in mine}
+
+
+def player_quantities(ctx, p, st):
+    """The player quantities (vocab.PLAYER_QUANTITIES) of player `p` (a term) in `st`."""
+    S, sel = ctx.S, ctx.sel
+
+    def count(where):
+        return z3.Sum([z3.If(z3.And(where(j), S.ctrl(j) == p), 1, 0) for j in ctx.cards] or [z3.IntVal(0)])
+    return {"lp": sel(st.lp, p), "battle_damage": sel(st.bd, p), "turn": z3.If(S.tp == p, 1, 0),
+            "monsters": count(lambda j: st.loc[j] == MZ),
+            "cards": count(lambda j: z3.Or([st.loc[j] == z for z in FIELD])),
+            "hand": count(lambda j: st.loc[j] == HAND)}
 
 
 def watched_target(ctx, k, st):

@@ -231,6 +231,10 @@ def lp_change(ctx, k, player):
     whose = z3.If(S.op_to(s) == vocab.LP_PLAYERS.index("you"), me,
                   z3.If(S.op_to(s) == vocab.LP_PLAYERS.index("opponent"), 1 - me, S.ctrl(card)))
     amount = operation_amount(ctx, k, card)
+    # effect damage: halved (rounded down, the engine's dam/2) while a halving of the player's
+    # applies this turn, once ("You cannot halve the same damage twice with this effect": Damage Diet)
+    halved = z3.Or(pre.halved[player], pre.eff_halved[player])
+    amount = z3.If(z3.And(S.op(s) == vocab.OP["damage"], halved), amount / 2, amount)
     sign = z3.If(S.op(s) == vocab.OP["damage"], -1, 1)
     lp_op = z3.Or(S.op(s) == vocab.OP["damage"], S.op(s) == vocab.OP["gain_lp"])
     return z3.If(z3.And(applied(ctx, k), valid(ctx, k), lp_op, whose == player), sign * amount, 0)
@@ -386,6 +390,8 @@ def resolve_effects(ctx):
             takes = z3.Or([z3.And(applies(ctx, op, k), named_player(ctx, k, me) == p) for k in range(OPS)]) \
                 if op == "double_battle_damage" else z3.And(applies(ctx, op), me == p)
             ups.append(Update("bdc", p, takes, z3.IntVal(code)))
+        for op, field in (("halve_damage", "halved"), ("halve_effect_damage", "eff_halved")):   # for the turn
+            ups.append(Update(field, p, z3.And(applies(ctx, op), me == p), z3.BoolVal(True)))
     ups += [Update("calc", None, applies(ctx, "skip_damage_calc"), z3.IntVal(2)),
             Update("attacking", None, applies(ctx, "negate_attack"), z3.BoolVal(False))]
     return ups
