@@ -186,7 +186,8 @@ CARD_QUANTITIES = (
     "flip_summoned_this_turn",   # of those, Flip Summoned ("Normal or Special Summoned this turn" leaves them out)
     "name",       # its card name (a play's name ids: checking/facts.py): "Equip only to \"Elemental HERO Neos\""
 )
-PLAYER_QUANTITIES = ("lp", "monsters", "cards", "hand", "battle_damage", "turn")
+# `battle_damage_pending`: what the damage calculation of the battle going on would inflict now
+PLAYER_QUANTITIES = ("lp", "monsters", "cards", "hand", "battle_damage", "battle_damage_pending", "turn")
 # `selected`: how many monsters the atom's own `select` picks (in a condition only)
 GAME_QUANTITIES = ("direct_attack", "chain_length", "damage_step", "selected",
                    "damage_calculation")   # the rule set's damage-calculation window (D3-4, T4)

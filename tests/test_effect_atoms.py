@@ -79,6 +79,9 @@ CASES = [
     ("cards", "you", 2, 1),
     ("hand", "opponent", 1, 0),
     ("battle_damage", "you", 0, 500),
+    # Dark Magician (2500) attacks Blue-Eyes (3000, Attack Position): its controller, A, would take 500
+    ("battle_damage_pending", "opponent", 500, 0),
+    ("battle_damage_pending", "you", 0, 500),
     ("turn", "you", False, True),
     ("direct_attack", None, False, True),
     ("chain_length", None, 0, 1),

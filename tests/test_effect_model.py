@@ -347,6 +347,12 @@ SEMANTIC = [
     (dict(condition={"quantity": "selected", "value": 11, "select": {}}), "holds for no card or state ever"),
     (dict(condition={"quantity": "selected", "value": 13, "select": {"cards": "spells_traps"}}),
      "holds for no card or state ever"),
+    # the battle damage to come is read as an effect is activated, not in a condition every state reads
+    (dict(kind="continuous", condition={"quantity": "battle_damage_pending", "cmp": ">=", "value": 2000},
+          apply={"do": "atk_modifier", "amount": 500}), "'battle_damage_pending' is read as an effect is activated"),
+    (dict(kind="trigger", mandatory=True, condition={"all": ["battled", {"quantity": "battle_damage_pending",
+                                                                          "of": "opponent", "value": 0}]}),
+     "'battle_damage_pending' is read as an effect is activated"),
     # an Attribute is any case: the schema takes a string
     (dict(condition={"quantity": "selected", "value": 1, "select": {"not_attribute": "ligth"}}), "did you mean 'light'"),
     (dict(condition={"quantity": "selected", "value": 1, "select": {"attribute": "dark", "not_attribute": "light"}}),

@@ -289,6 +289,11 @@ BATTLE_EVENTS_OF_THIS_CARD = (
 
 
 
+def reads_quantity(alternatives, q) -> bool:
+    """Some atom of a condition's alternatives compares quantity `q`, on either side."""
+    return any(q in (a.quantity, a.than and a.than[0]) for alt in alternatives for a in alt)
+
+
 def parse_effect(value, doc, path, where, what) -> Effect:
     r = Reader(doc, path, where)
     d = r.obj(value, EFFECT_KEYS, f"{what} effect")
@@ -360,6 +365,13 @@ def parse_effect(value, doc, path, where, what) -> Effect:
         # "Each time an opponent's monster battles": without one it would count every battle
         r.fail("apply", f"{w}: 'counter_after_battle' places its counters after a battle that meets its condition; "
                         "give the condition (which battle: e.g. an opponent's monster attacking) as atoms in 'condition'")
+    if reads_quantity(e.atoms, "battle_damage_pending") and (e.apply is not None or
+                                                            (e.mandatory and e.kind in ("trigger", "flip"))):
+        # such a condition is read in every state (effects.watched_atoms), also by the continuous
+        # effects damage calculation reads: the battle damage to come would be read in its own terms
+        r.fail("condition", f"{w}: 'battle_damage_pending' is read as an effect is activated; a continuous "
+                            "effect's or a mandatory Trigger Effect's condition is read in every state, where "
+                            "the battle damage to come depends on the continuous effects that apply")
     res = r.get(d, "resolution", dict, None, what=w)
     if res is not None:   # the one-operation form of earlier catalogues (cards migrate rewrites it)
         if e.operations:

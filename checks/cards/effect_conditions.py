@@ -21,7 +21,7 @@ TRUTH = ("face_up", "defense_position", "yours", "battling", "attacking", "attac
 NAMED = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "monster_type": vocab.MONSTER_TYPES,
          "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 NUMERIC = ("atk", "def", "level", "original_atk", "original_def", "lp", "monsters", "cards", "hand",
-           "battle_damage", "chain_length", "selected", "counters")
+           "battle_damage", "battle_damage_pending", "chain_length", "selected", "counters")
 # the range of each quantity, for refusing a condition no card or state can ever meet
 DOMAIN = {**{q: (0, 1) for q in TRUTH}, **{q: (0, len(v) - 1) for q, v in NAMED.items()},
           "level": (0, 13), "archetype": (0, 10**6), "chain_length": (0, vocab.MAX_CHAIN),

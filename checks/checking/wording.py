@@ -247,6 +247,17 @@ NAMED_VALUES = {"location": vocab.LOCATIONS, "attribute": vocab.ATTRIBUTES, "mon
                 "card_type": vocab.CARD_TYPES, "card_kind": vocab.CARD_KINDS}
 
 
+# quantities whose name does not read as "<who>'s <name>"
+PHRASES = {"battle_damage_pending": "the battle damage {who} would take from this battle's damage calculation"}
+
+
+def quantity_words(q, who) -> str:
+    """Quantity `q` of `who`: "the attacker's ATK"."""
+    if q in PHRASES:
+        return PHRASES[q].format(who=who)
+    return f"{who}'s {q.replace('_', ' ').replace('atk', 'ATK').replace('def', 'DEF')}"
+
+
 def atom_words(a, subject=None) -> str:
     """An atom as a judge reads it: "the attacker's ATK >= 2000", "the target is face-up";
     `subject`: who it is about, said otherwise ("the card paid", for a cost's filter)."""
@@ -264,7 +275,7 @@ def atom_words(a, subject=None) -> str:
         return f"{who} {'is' if yes else 'is not'} {TRUTH_WORDS[a.quantity]}"
     if a.quantity == "name" and a.than is None:   # the loader allows == and != for a name
         return f"{who} {'is' if a.cmp == '==' else 'is not'} \"{a.value}\""
-    lhs = f"{who}'s {a.quantity.replace('_', ' ').replace('atk', 'ATK').replace('def', 'DEF')}"
+    lhs = quantity_words(a.quantity, who)
     if a.quantity == "counters":   # "the number of counters on this card >= 1"
         lhs = f"the number of counters on {who}"
     rhs = NAMED_VALUES[a.quantity][a.value].replace("_", " ") if a.quantity in NAMED_VALUES else a.value
@@ -272,7 +283,7 @@ def atom_words(a, subject=None) -> str:
         rhs = " ".join(reversed(rhs.split(":")))
     if a.than is not None:
         q2, of2 = a.than
-        rhs = f"{WHO[of2]}'s {q2.replace('_', ' ').replace('atk', 'ATK').replace('def', 'DEF')}" + \
+        rhs = quantity_words(q2, WHO[of2]) + \
             (f" {'+' if a.value >= 0 else '-'} {abs(a.value)}" if a.value else "")
     return f"{lhs} {a.cmp} {rhs}"
 

@@ -15,8 +15,8 @@ MZ, STZ, FZ, HAND, GY, BAN = (vocab.L[n] for n in ("monster_zone", "spell_trap_z
 
 def condition_holds(ctx, eff, st, target):
     """The effect's own activation condition in state `st` (GEN-5): its event and one alternative
-    of its atoms (effects.py); `target`: the card it targets, if chosen."""
-    return z3.And(event_holds(ctx, eff, st), atoms_hold(ctx, eff, st, target))
+    of its atoms (effects.py; `battle_damage_pending` too); `target`: the card it targets, if chosen."""
+    return z3.And(event_holds(ctx, eff, st), atoms_hold(ctx, eff, st, target, pending=True))
 
 
 def places_trigger(ctx, eff: int, st):

@@ -214,6 +214,25 @@ class Ctx:
         self._grants.setdefault(gate, []).append(term)
 
 
+# terms a module reads that a module above it builds: a condition's `battle_damage_pending`
+# (effects.quantity) is damage calculation's own arithmetic (calc.pending_damage), which builds
+# on the conditions' terms; the builder registers its name here, so the reader need not import it
+TERMS: dict[str, Callable] = {}
+
+
+def provides(name):
+    """Register the decorated function as the builder of term `name` (`provided` reads it)."""
+    def wrap(fn):
+        TERMS[name] = fn
+        return fn
+    return wrap
+
+
+def provided(ctx, name, *args):
+    """Term `name`, built by the function a rule module registered for it (`provides`)."""
+    return TERMS[name](ctx, *args)
+
+
 def once(ctx, key, build):
     """`build()` the first time `key` is asked for on this context, the same term after: a term
     many rules read (a condition, a lock) is built once per relation, not once per reader."""

@@ -4,7 +4,7 @@ import z3
 
 from .. import vocab
 from ..state import CALC_DONE, CALC_PENDING, CALC_SKIPPED, NONE
-from .base import Update, once, part, rule
+from .base import Update, once, part, provides, rule
 from .battle import chain_end
 from .chain import closing
 from .effects import continuous_applies, counter_instead, equip_grants, player_protected, shown_stat
@@ -28,21 +28,41 @@ def calc_now(ctx):
                   z3.Or(closing(ctx), chain_end(ctx)))
 
 
-def battler_gone(ctx, st):
+def battler_gone(ctx, st, battle=None):
     """In state `st` a monster of the current battle has left the Monster Zone: the attacker, or
-    the target of an attack on a monster (D2-7, T4: then there is no damage calculation)."""
-    a, t = ctx.pre.attacker, ctx.pre.target
+    the target of an attack on a monster (D2-7, T4: then there is no damage calculation).
+    `battle`: the state whose attack it reads (default: the state before the step)."""
+    battle = ctx.pre if battle is None else battle
+    a, t = battle.attacker, battle.target
     return z3.Or(z3.Not(ctx.monster_in_zone(a, st)), z3.And(t != NONE, z3.Not(ctx.monster_in_zone(t, st))))
 
 
 def outcome(ctx):
     """The terms of one damage calculation, read from the state after this step's resolution:
     built once per relation (damage calculation and GEN-18's counters read them)."""
-    return once(ctx, ("outcome",), lambda: _outcome(ctx))
+    return once(ctx, ("outcome",), lambda: _outcome(ctx, ctx.post, ctx.pre))
 
 
-def _outcome(ctx):
-    S, pre, post = ctx.S, ctx.pre, ctx.post
+@provides("pending_damage")
+def pending_damage(ctx, st):
+    """The battle damage each player (0, 1) would take if damage calculation were performed in
+    `st` with the stats there (the `battle_damage_pending` quantity: Nutrient Z's "when you would
+    take 2000 or more Battle Damage", the engine's Duel.GetBattleDamage before damage
+    calculation): _outcome's own arithmetic, read wholly from `st`, so a condition reads only
+    the state it is read in. 0 outside a battle and once its calculation was performed or
+    skipped; a negative amount (gained instead) is none taken."""
+    def build():
+        dmg = _outcome(ctx, st, st)[3]
+        ahead = z3.And(st.attacking, st.calc == CALC_PENDING)
+        return [z3.If(z3.And(ahead, dmg[p] > 0), dmg[p], 0) for p in (0, 1)]
+    return once(ctx, ("pending_damage", st.prefix), build)
+
+
+def _outcome(ctx, post, pre):
+    """(skipped, target destroyed, attacker destroyed, battle damage to each player, target saved
+    by counters, attacker saved): the stats read in `post`, the battle, its calculation state and
+    its marks in `pre` (the state as the step begins)."""
+    S = ctx.S
     a, t = pre.attacker, pre.target
     direct = t == NONE
     sel = ctx.sel
@@ -56,7 +76,7 @@ def _outcome(ctx):
         for j in ctx.cards:
             live = z3.And(post.faceup[j], post.loc[j] != GY, post.loc[j] != vocab.L["banished"],
                           post.loc[j] != vocab.L["hand"], post.loc[j] != vocab.L["none"],
-                          z3.Not(ctx.pre.dbb[j]), S.calc_amount(j) != 0,
+                          z3.Not(pre.dbb[j]), S.calc_amount(j) != 0,
                           S.calc_to_attacker(j) == to_attacker)
             when = z3.And(z3.Or(S.calc_when(j) == 0, z3.And(z3.Not(direct), t_atk > a_atk)),
                           z3.Or(S.calc_archetype(j) == 0, S.calc_archetype(j) == S.archetype(a)))
@@ -69,7 +89,7 @@ def _outcome(ctx):
     t_def = shown_stat(ctx, "def", t, post, pre)
     T = z3.If(defending, t_def, shown_stat(ctx, "atk", t, post, pre, z3.If(at_calc, bonus(False), 0)))
     # D2-7 (OCG) and T4 (TCG): a battling monster gone by an effect stops the calculation
-    skipped = z3.Or(pre.calc == CALC_SKIPPED, z3.And(ctx.grant("calc_stops_when_gone"), battler_gone(ctx, post)))
+    skipped = z3.Or(pre.calc == CALC_SKIPPED, z3.And(ctx.grant("calc_stops_when_gone"), battler_gone(ctx, post, pre)))
     # DC-4: a skipped calculation destroys nobody and deals no damage
     live = z3.Or(z3.Not(ctx.lit("DC-4")), z3.Not(skipped))
     fight = z3.And(live, z3.Not(direct))
@@ -77,10 +97,10 @@ def _outcome(ctx):
     # equal ATK destroys both, unless both are 0 (the seeds are silent on 0 ATK; docs/interpretations.md)
     tie = z3.And(A == T, A > 0)
     t_beaten = z3.And(fight, z3.If(defending, z3.And(dc2, A > T), z3.And(dc1, z3.Or(A > T, tie))),
-                      z3.Not(indestructible(ctx, t)))
-    a_beaten = z3.And(fight, z3.Not(defending), dc1, z3.Or(A < T, tie), z3.Not(indestructible(ctx, a)))
+                      z3.Not(indestructible(ctx, t, post)))
+    a_beaten = z3.And(fight, z3.Not(defending), dc1, z3.Or(A < T, tie), z3.Not(indestructible(ctx, a, post)))
     # "remove 1 counter from this card instead" (GEN-18: continuous.py removes it)
-    t_saved, a_saved = (z3.And(beaten, counter_instead(ctx, c, ctx.post)[0])
+    t_saved, a_saved = (z3.And(beaten, counter_instead(ctx, c, post)[0])
                         for beaten, c in ((t_beaten, t), (a_beaten, a)))
     t_dies, a_dies = z3.And(t_beaten, z3.Not(t_saved)), z3.And(a_beaten, z3.Not(a_saved))
     # a Continuous Effect of the attacker ("inflict piercing battle damage": GEN-18) makes the
@@ -91,7 +111,7 @@ def _outcome(ctx):
     to_opp_direct = z3.If(z3.And(live, direct, dc3), A, 0)
     pa = S.ctrl(a)
     dmg = [z3.If(pa == p, to_a_ctrl, to_t_ctrl + to_opp_direct) for p in (0, 1)]
-    dmg = lasting(ctx, modify(ctx, dmg, a, t))
+    dmg = lasting(ctx, modify(ctx, dmg, a, t, post, pre), post)
     return skipped, t_dies, a_dies, dmg, t_saved, a_saved
 
 
@@ -105,21 +125,20 @@ def saved_by_counters(ctx, card):
     return z3.If(saved, counter_instead(ctx, z3.IntVal(card), ctx.post)[1], 0)
 
 
-def indestructible(ctx, card):
-    """`card` cannot be destroyed by battle: an operation said so this turn, or a continuous
-    effect applies (GEN-18)."""
-    post = ctx.post   # as the calculation reads ATK: after this step's resolution
+def indestructible(ctx, card, post):
+    """`card` cannot be destroyed by battle in `post` (where the calculation reads ATK: after this
+    step's resolution): an operation said so this turn, or a continuous effect applies (GEN-18)."""
     return z3.Or(ctx.sel(post.ind_battle, card, z3.BoolVal(False)),
                  continuous_applies(ctx, "indestructible_by_battle", card, post))
 
 
-def lasting(ctx, dmg):
+def lasting(ctx, dmg, st):
     """The battle damage after the changes operations left for this battle (Kuriboh, Waboku,
     Dimension Wall; a doubling of either player's: Cross Counter doubles the opponent's) and
     continuous "you take no battle damage": applied after BD-1's classes, as the last class (6)
     of "damage becomes 0" would be; then halved, rounded down, if all the damage its player takes
-    this turn is (Damage Diet: the script's EFFECT_CHANGE_DAMAGE, dam/2)."""
-    st = ctx.post   # as the calculation reads ATK: after this step's resolution
+    this turn is (Damage Diet: the script's EFFECT_CHANGE_DAMAGE, dam/2). Read in `st`, where the
+    calculation reads ATK."""
     code = {n: vocab.BATTLE_DAMAGE_CHANGES.index(n) for n in vocab.BATTLE_DAMAGE_CHANGES}
     out = []
     for p in (0, 1):
@@ -135,10 +154,11 @@ def lasting(ctx, dmg):
     return out
 
 
-def modify(ctx, dmg, a, t):
+def modify(ctx, dmg, a, t, post, pre):
     """Battle damage modifiers of the two battling monsters (BD-1 order, else attacker first): each
-    monster's own, else the one an Equip Card equipped to it gives it (effects.equip_grants)."""
-    S, post = ctx.S, ctx.post
+    monster's own, else the one an Equip Card equipped to it gives it (effects.equip_grants); read
+    in `post`, where the calculation reads ATK, their battle marks in `pre`."""
+    S = ctx.S
     mods = {k: z3.If(S.bd_mod(card) != 0, S.bd_mod(card), equip_grants(ctx, card, post)[2]) for k, card in (("a", a), ("t", t))}
 
     def mod(card):
@@ -147,7 +167,7 @@ def modify(ctx, dmg, a, t):
     def apply(card, names, d):
         m, c = mod(card), S.ctrl(card)
         # modifiers apply at the calculation itself, alongside the destruction it decides
-        live = z3.And(card != NONE, ctx.monster_in_zone(card, post), z3.Not(ctx.sel(ctx.pre.dbb, card)))
+        live = z3.And(card != NONE, ctx.monster_in_zone(card, post), z3.Not(ctx.sel(pre.dbb, card)))
         own, opp = z3.If(c == 0, d[0], d[1]), z3.If(c == 0, d[1], d[0])
         rules = {
             "double": (own, opp * 2),

@@ -10,7 +10,7 @@ import z3
 
 from .. import vocab
 from ..state import NONE
-from .base import once
+from .base import once, provided
 
 MZ, STZ, FZ, HAND, GY = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "field_zone", "hand", "graveyard"))
 FLIP_SUMMONED = vocab.SUMMONED_THIS_TURN.index("flip")
@@ -103,10 +103,11 @@ def times(amount, n):
     return z3.Sum([z3.If((n / 2 ** k) % 2 == 1, amount * 2 ** k, 0) for k in range(vocab.COUNTER_BITS)])
 
 
-def quantity(ctx, eff, q, of, st, target, k=None):
+def quantity(ctx, eff, q, of, st, target, k=None, pending=False):
     """The value of quantity `q` (an index of vocab.QUANTITIES) of subject `of` in state `st`;
     (value, defined): an atom about a card that is not there is false whatever it compares. `k`:
-    the condition atom slot whose selector `selected` counts (None: no selector, it is 0)."""
+    the condition atom slot whose selector `selected` counts (None: no selector, it is 0).
+    `pending`: `battle_damage_pending` is built (atoms_hold says where), else it is 0."""
     S, sel = ctx.S, ctx.sel
     c = subject_card(ctx, eff, of, st, target)
     me = S.ctrl(S.inst(eff))
@@ -116,6 +117,7 @@ def quantity(ctx, eff, q, of, st, target, k=None):
         return z3.If(t, 1, 0)
     values = {
         **card_values(ctx, c, st, me), **player_quantities(ctx, p, st),
+        **({"battle_damage_pending": pending_of(ctx, p, st)} if pending else {}),
         "direct_attack": b(z3.And(st.attacking, st.target == NONE)), "chain_length": st.chain_len,
         # the monsters the atom's selector picks, seen from the effect card's controller
         "selected": z3.Sum([b(picks(ctx, me, "cond", k, j, card_state(ctx, j, st), S.inst(eff))) for j in ctx.cards])
@@ -129,6 +131,13 @@ def quantity(ctx, eff, q, of, st, target, k=None):
     return out, z3.Or(z3.Not(card_q), c != NONE)
 
 
+def pending_of(ctx, p, st):
+    """The battle damage player `p` (a term) would take from the damage calculation of the battle
+    going on in `st` (calc.pending_damage, the calculation's own terms)."""
+    mine = provided(ctx, "pending_damage", st)
+    return z3.If(p == 0, mine[0], mine[1])
+
+
 def damage_calculation(ctx, st):
     """1 in the rule set's damage-calculation window, where effects that apply "during damage
     calculation only" apply (D3-4, T4: read as a step begins, so the step that performs damage
@@ -136,14 +145,14 @@ def damage_calculation(ctx, st):
     return z3.If(z3.And(ctx.win(ctx.ruleset.calc_window, state=st), ctx.grant("bonuses_at_calc")), 1, 0)
 
 
-def atom_holds(ctx, eff, k, prefix, st, target):
+def atom_holds(ctx, eff, k, prefix, st, target, pending=False):
     """Slot k of the effect's atoms (functions `<prefix>_quantity` ...) holds in `st`; an empty
-    slot (quantity `nothing`) holds."""
+    slot (quantity `nothing`) holds. `pending`: as in quantity."""
     F = ctx.S.atoms[prefix]
     q, of, cmp, value = F["quantity"](k), F["of"](k), F["cmp"](k), F["value"](k)
-    lhs, defined = quantity(ctx, eff, q, of, st, target, k if prefix == "cond" else None)
+    lhs, defined = quantity(ctx, eff, q, of, st, target, k if prefix == "cond" else None, pending)
     q2 = F["than_quantity"](k)
-    rhs2, defined2 = quantity(ctx, eff, q2, F["than_of"](k), st, target)
+    rhs2, defined2 = quantity(ctx, eff, q2, F["than_of"](k), st, target, pending=pending)
     rhs = value + z3.If(q2 == 0, 0, rhs2)
     return z3.Or(q == 0, z3.And(defined, z3.Or(q2 == 0, defined2), compare(cmp, lhs, rhs)))
 
@@ -167,13 +176,17 @@ def compare(cmp, lhs, rhs):
     return out
 
 
-def atoms_hold(ctx, eff, st, target):
-    """The effect's condition atoms (beyond its event) hold: one of its alternatives does."""
+def atoms_hold(ctx, eff, st, target, pending=False):
+    """The effect's condition atoms (beyond its event) hold: one of its alternatives does.
+    `pending`: they may read `battle_damage_pending` (as the effect is activated: GEN-5). A
+    watched condition may not (the loader refuses it there): damage calculation reads the
+    continuous effects that apply, whose conditions are watched atoms, so the battle damage to come
+    would be a term of itself (a cycle)."""
     n = vocab.CONDITION_ATOMS
     alts = []
     for a in range(vocab.CONDITION_ALTERNATIVES):
         alts.append(z3.And(ctx.S.alternatives(eff) > a,
-                           *[atom_holds(ctx, eff, slot(eff, a * n + k, ATOM_SLOTS), "cond", st, target)
+                           *[atom_holds(ctx, eff, slot(eff, a * n + k, ATOM_SLOTS), "cond", st, target, pending)
                              for k in range(n)]))
     return z3.Or(ctx.S.alternatives(eff) == 0, *alts)
 
@@ -221,7 +234,9 @@ def game_values(ctx, st):
 def player_values(ctx, me, st):
     """The player quantities (vocab.PLAYER_QUANTITIES) of player `me` and of the opponent in `st`:
     name -> (theirs for `you`, theirs for `opponent`)."""
-    mine, theirs = player_quantities(ctx, me, st), player_quantities(ctx, 1 - me, st)
+    def of(p):   # a choice's filter is read as the effect resolves: it may read the damage to come
+        return {**player_quantities(ctx, p, st), "battle_damage_pending": pending_of(ctx, p, st)}
+    mine, theirs = of(me), of(1 - me)
     return {name: (mine[name], theirs[name]) for name in mine}
 
 
