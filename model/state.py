@@ -92,6 +92,8 @@ class State:
         self.sumt = [I(f"c{i}_sumt") for i in range(ncards)]
         self.ind_battle = [B(f"c{i}_ind_battle") for i in range(ncards)]  # cannot be destroyed by battle (an operation's, this turn)
         self.ind_effect = [B(f"c{i}_ind_effect") for i in range(ncards)]  # cannot be destroyed by card effects (this turn)
+        # a resolved effect destroys it after damage calculation in this battle (destroy_after_calc, GEN-15)
+        self.doomed = [I(f"c{i}_doomed") for i in range(ncards)]   # vocab.DOOMED
         # the monster this card is equipped to as an Equip Card (GEN-20), NONE when it is not: set when
         # its `equip` operation resolves, back to NONE when it leaves the field or is destroyed
         self.equip = [I(f"c{i}_equip") for i in range(ncards)]

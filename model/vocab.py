@@ -244,8 +244,15 @@ OPERATIONS = (
     # halved" ("Damage Diet"): the resolving effect's controller's, rounded down, once whatever halves
     # it; battle damage after every other change (calc.lasting), effect damage as `damage` inflicts it
     "halve_damage", "halve_effect_damage",
+    # "destroy that monster after damage calculation" ("Cross Counter"): a mark the monster keeps for
+    # the rest of the battle; the effect destroys it as the part after damage calculation begins
+    # (D4, T5), if damage calculation was performed (resolution.destroyed_after_calc)
+    "destroy_after_calc",
 )
 OP = {name: i for i, name in enumerate(OPERATIONS)}
+# a monster's destroy_after_calc mark (State.doomed): none; marked; destroyed by it (a monster destroyed
+# in the step that performs damage calculation was still there for the calculation: calc.present_at_calc)
+DOOMED = ("no", "marked", "destroyed")
 MAX_DRAW = 5   # cards one draw / mill operation moves
 # counters on one card: the set-up's most, and the most a per-counter amount counts (it is read as
 # COUNTER_BITS binary digits, so that amount x counters (or cards counted) stays linear: effects.times)

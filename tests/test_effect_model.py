@@ -113,7 +113,8 @@ GOOD = [
                             {"quantity": "selected", "cmp": ">=", "value": 1, "select": {"side": "opponent"}}]}),
     dict(condition={"quantity": "selected", "value": 12, "select": {"cards": "spells_traps"}}),
     dict(kind="trigger", condition="battle_damage_dealt", not_modelled="draw 1 card from the Deck"),
-    dict(operations=[{"do": "double_battle_damage", "to": "opponent"}]),   # Cross Counter
+    dict(operations=[{"do": "double_battle_damage", "to": "opponent"},
+                     {"do": "destroy_after_calc", "on": "attacker"}]),   # Cross Counter
     dict(operations=[{"do": "no_battle_damage"}, {"do": "draw", "amount": 1}]),   # Defense Draw
     dict(operations=[{"do": "mill", "amount": 3, "to": "opponent"}]),
     dict(once="per_turn"), dict(once="per_turn_by_name"), dict(once="per_turn_by_card_name"),

@@ -88,6 +88,7 @@ OPERATION_WORDS = {
     "add_counter": "places {amount} counter(s) on", "remove_counter": "removes {amount} counter(s) from",
     "halve_damage": "halves all the damage its controller takes for the rest of this turn",
     "halve_effect_damage": "halves the effect damage its controller takes for the rest of this turn",
+    "destroy_after_calc": "destroys (after damage calculation in this battle, unless it cannot be destroyed by card effects)",
 }
 ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "the attacking monster",
             "attack_target": "the attack target", "own_battling": "its controller's battling monster",
@@ -138,6 +139,7 @@ STATE_WORDS = {
     "hit_monster": "attacked a monster this turn", "flipped": "flipped face-up by the attack",
     "no_attack": "cannot attack", "trig": "trigger pending", "used": "activated this turn",
     "ssum": "Special Summoned", "sumt": "Summoned this turn", "equip": "equipped to", "counters": "counters on it",
+    "doomed": "to be destroyed after damage calculation",
 }
 LINK_WORDS = {"eff": "effect", "target": "target", "target2": "second target", "tloc": "where its target was",
               "tloc2": "where its second target was"}
@@ -589,6 +591,8 @@ def state_value(uni, field, value):
         return ("pending", "done", "skipped")[value]
     if base == "sumt" and 0 <= value < len(vocab.SUMMONED_THIS_TURN):
         return ("no", "yes (Normal, Tribute or Special Summoned)", "yes (Flip Summoned)")[value]
+    if base == "doomed" and 0 <= value < len(vocab.DOOMED):
+        return ("no", "yes", "done: it was destroyed")[value]
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)

@@ -28,19 +28,32 @@ def calc_now(ctx):
                   z3.Or(closing(ctx), chain_end(ctx)))
 
 
-def battler_gone(ctx, st, battle=None):
+def battler_gone(ctx, st, battle=None, present=None):
     """In state `st` a monster of the current battle has left the Monster Zone: the attacker, or
     the target of an attack on a monster (D2-7, T4: then there is no damage calculation).
-    `battle`: the state whose attack it reads (default: the state before the step)."""
+    `battle`: the state whose attack it reads (default: the state before the step); `present(card)`:
+    whether a monster counts as there (default: in the Monster Zone in `st`)."""
     battle = ctx.pre if battle is None else battle
     a, t = battle.attacker, battle.target
-    return z3.Or(z3.Not(ctx.monster_in_zone(a, st)), z3.And(t != NONE, z3.Not(ctx.monster_in_zone(t, st))))
+    here = present or (lambda c: ctx.monster_in_zone(c, st))
+    return z3.Or(z3.Not(here(a)), z3.And(t != NONE, z3.Not(here(t))))
+
+
+def present_at_calc(ctx, card):
+    """`card` is in the Monster Zone for this step's damage calculation: in the state after the
+    step, or destroyed in it by an effect "after damage calculation" (its mark says so:
+    resolution.destroyed_after_calc), a destruction that comes after the calculation whose step it
+    shares."""
+    destroyed = vocab.DOOMED.index("destroyed")
+    mark = [ctx.sel(st.doomed, card, z3.IntVal(0)) for st in (ctx.pre, ctx.post)]
+    now = z3.And(mark[1] == destroyed, mark[0] != destroyed)
+    return z3.Or(ctx.monster_in_zone(card, ctx.post), z3.And(card != NONE, now))
 
 
 def outcome(ctx):
     """The terms of one damage calculation, read from the state after this step's resolution:
     built once per relation (damage calculation and GEN-18's counters read them)."""
-    return once(ctx, ("outcome",), lambda: _outcome(ctx, ctx.post, ctx.pre))
+    return once(ctx, ("outcome",), lambda: _outcome(ctx, ctx.post, ctx.pre, lambda c: present_at_calc(ctx, c)))
 
 
 @provides("pending_damage")
@@ -52,16 +65,17 @@ def pending_damage(ctx, st):
     the state it is read in. 0 outside a battle and once its calculation was performed or
     skipped; a negative amount (gained instead) is none taken."""
     def build():
-        dmg = _outcome(ctx, st, st)[3]
+        dmg = _outcome(ctx, st, st, lambda c: ctx.monster_in_zone(c, st))[3]
         ahead = z3.And(st.attacking, st.calc == CALC_PENDING)
         return [z3.If(z3.And(ahead, dmg[p] > 0), dmg[p], 0) for p in (0, 1)]
     return once(ctx, ("pending_damage", st.prefix), build)
 
 
-def _outcome(ctx, post, pre):
+def _outcome(ctx, post, pre, present):
     """(skipped, target destroyed, attacker destroyed, battle damage to each player, target saved
     by counters, attacker saved): the stats read in `post`, the battle, its calculation state and
-    its marks in `pre` (the state as the step begins)."""
+    its marks in `pre` (the state as the step begins); `present(card)`: a battling monster is there
+    for the calculation (battler_gone)."""
     S = ctx.S
     a, t = pre.attacker, pre.target
     direct = t == NONE
@@ -89,7 +103,8 @@ def _outcome(ctx, post, pre):
     t_def = shown_stat(ctx, "def", t, post, pre)
     T = z3.If(defending, t_def, shown_stat(ctx, "atk", t, post, pre, z3.If(at_calc, bonus(False), 0)))
     # D2-7 (OCG) and T4 (TCG): a battling monster gone by an effect stops the calculation
-    skipped = z3.Or(pre.calc == CALC_SKIPPED, z3.And(ctx.grant("calc_stops_when_gone"), battler_gone(ctx, post, pre)))
+    gone = battler_gone(ctx, post, pre, present)
+    skipped = z3.Or(pre.calc == CALC_SKIPPED, z3.And(ctx.grant("calc_stops_when_gone"), gone))
     # DC-4: a skipped calculation destroys nobody and deals no damage
     live = z3.Or(z3.Not(ctx.lit("DC-4")), z3.Not(skipped))
     fight = z3.And(live, z3.Not(direct))
@@ -111,7 +126,7 @@ def _outcome(ctx, post, pre):
     to_opp_direct = z3.If(z3.And(live, direct, dc3), A, 0)
     pa = S.ctrl(a)
     dmg = [z3.If(pa == p, to_a_ctrl, to_t_ctrl + to_opp_direct) for p in (0, 1)]
-    dmg = lasting(ctx, modify(ctx, dmg, a, t, post, pre), post)
+    dmg = lasting(ctx, modify(ctx, dmg, a, t, post, pre, present), post)
     return skipped, t_dies, a_dies, dmg, t_saved, a_saved
 
 
@@ -154,10 +169,11 @@ def lasting(ctx, dmg, st):
     return out
 
 
-def modify(ctx, dmg, a, t, post, pre):
+def modify(ctx, dmg, a, t, post, pre, present):
     """Battle damage modifiers of the two battling monsters (BD-1 order, else attacker first): each
     monster's own, else the one an Equip Card equipped to it gives it (effects.equip_grants); read
-    in `post`, where the calculation reads ATK, their battle marks in `pre`."""
+    in `post`, where the calculation reads ATK, their battle marks in `pre`; a monster's applies
+    while it is `present` for the calculation."""
     S = ctx.S
     mods = {k: z3.If(S.bd_mod(card) != 0, S.bd_mod(card), equip_grants(ctx, card, post)[2]) for k, card in (("a", a), ("t", t))}
 
@@ -167,7 +183,7 @@ def modify(ctx, dmg, a, t, post, pre):
     def apply(card, names, d):
         m, c = mod(card), S.ctrl(card)
         # modifiers apply at the calculation itself, alongside the destruction it decides
-        live = z3.And(card != NONE, ctx.monster_in_zone(card, post), z3.Not(ctx.sel(pre.dbb, card)))
+        live = z3.And(card != NONE, present(card), z3.Not(ctx.sel(pre.dbb, card)))
         own, opp = z3.If(c == 0, d[0], d[1]), z3.If(c == 0, d[1], d[0])
         rules = {
             "double": (own, opp * 2),

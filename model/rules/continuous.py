@@ -29,6 +29,7 @@ from .effects import (
     summons_named,
     unsummonable,
 )
+from .resolution import destroyable_by_effect, destroyed_after_calc
 
 
 @rule("GEN-18", "A continuous effect (modifiers, locks, counters, self-destruction, where cards go instead) "
@@ -101,7 +102,7 @@ def _self_destroyed(ctx, j):
     gate = ctx.grant("continuous_effects")
     spared = z3.And(d4_2, from_calc, mid.dbb[j])
     # destroyed by its own card effect: "cannot be destroyed by card effects" keeps it
-    unprotected = z3.And(z3.Not(mid.ind_effect[j]), z3.Not(continuous_applies(ctx, "indestructible_by_effect", j, mid)))
+    unprotected = destroyable_by_effect(ctx, j, mid)
     out = []
     for k in range(vocab.MAX_CONTINUOUS):
         s = slot(j, k, vocab.MAX_CONTINUOUS)
@@ -121,10 +122,11 @@ def gen18_redirect(ctx):
     """Where a card goes instead of the Graveyard ("any card sent to the GY is banished instead";
     "monsters destroyed by battle are shuffled into the Deck instead"; "if this face-up card would
     leave the field, banish it instead"): a settled update that rewrites the move the step's other
-    updates make (`ctx.mid`, and the other settled updates' self-destructions and Equip Cards'
-    destruction), so it applies wherever a card is sent to the Graveyard: by battle (at the end of
-    the Damage Step: D5-1, T7), a resolving effect, a cost, a Spell/Trap that resolved (GEN-14), a
-    self-destruction, an Equip Card losing its monster (GEN-20). It is listed before them: it wins.
+    updates make (`ctx.mid`, and the other settled updates' destructions: destroyed_settled), so it
+    applies wherever a card is sent to the Graveyard: by battle (at the end of the Damage Step:
+    D5-1, T7), a resolving effect, a cost, a Spell/Trap that resolved (GEN-14), a self-destruction,
+    an effect's destruction after damage calculation (GEN-15), an Equip Card losing its monster
+    (GEN-20). It is listed before them: it wins.
     The redirect is read as the step begins (its card face-up on the field, its activation
     resolved). One that applies to every card, or to every monster destroyed by battle, applies
     only if its own card stays on the field in this step (the cards that leave together are moved
@@ -145,24 +147,31 @@ def redirects(ctx):
 
 def leaves_now(ctx, j):
     """Card j, on the field as the step begins, is not on the field in the state the step's updates
-    leave: moved by an ordinary update, destroying itself, or an Equip Card losing its monster."""
+    leave: moved by an ordinary update, or destroyed by a settled one (destroyed_settled)."""
     def build():
         mid = ctx.mid
         moved = z3.And([mid.loc[j] != z for z in FIELD])
-        return z3.Or(moved, *self_destroyed(ctx, j), z3.And(ctx.lit("GEN-20"), equip_destroyed(ctx, j)))
+        return z3.Or(moved, *destroyed_settled(ctx, j))
     return once(ctx, ("leaves_now", j), build)
 
 
-def destroyed_by_continuous(ctx, i) -> list:
-    """The terms under which card i is destroyed in this step by a continuous effect's rule: its
-    own self-destruction, or as an Equip Card losing its monster (GEN-20). Read from `ctx.mid`: by
-    settled updates only."""
-    return [*self_destroyed(ctx, i), z3.And(ctx.lit("GEN-20"), equip_destroyed(ctx, i))]
+def destroyed_directly(ctx, i) -> list:
+    """The terms under which card i is destroyed in this step by a settled update that reads no
+    other card's destruction (an Equip Card's reads its monster's): its own self-destruction
+    (GEN-18), or a resolved effect's "destroy it after damage calculation" (GEN-15:
+    resolution.destroyed_after_calc)."""
+    return [*self_destroyed(ctx, i), destroyed_after_calc(ctx, i)]
+
+
+def destroyed_settled(ctx, i) -> list:
+    """The terms under which card i is destroyed in this step by a settled update: by itself
+    (destroyed_directly), or as an Equip Card losing its monster (GEN-20). Read from `ctx.mid`."""
+    return [*destroyed_directly(ctx, i), z3.And(ctx.lit("GEN-20"), equip_destroyed(ctx, i))]
 
 
 def _redirect(ctx, i):
     S, pre, mid = ctx.S, ctx.pre, ctx.mid
-    destroyed = destroyed_by_continuous(ctx, i)
+    destroyed = destroyed_settled(ctx, i)
     # it would be sent to the Graveyard in this step / leave the field (to the hand, Deck, Graveyard)
     to_gy = z3.Or(z3.And(mid.loc[i] == GY, pre.loc[i] != GY), *destroyed)
     off = z3.And(z3.Or([pre.loc[i] == z for z in FIELD]),
@@ -311,7 +320,7 @@ def equip_gone(ctx, j):
     this step (in `ctx.mid`)."""
     def build():
         mid = ctx.mid
-        leaves = [z3.Or(z3.Not(equippable(ctx, i, mid)), *self_destroyed(ctx, i)) for i in ctx.cards]
+        leaves = [z3.Or(z3.Not(equippable(ctx, i, mid)), *destroyed_directly(ctx, i)) for i in ctx.cards]
         return z3.Or([z3.And(mid.equip[j] == i, leaves[i]) for i in ctx.cards])
     return once(ctx, ("equip_gone", j), build)
 

@@ -11,8 +11,9 @@ from .triggers import PRIORITY as TRIGGERS
 PRIORITY = TRIGGERS + 10   # the last of the updates
 
 
-@rule("GEN-3", "After a battle ends its marks are cleared: destroyed-by-battle, flipped, battle "
-      "damage, the calculation state and \"once per battle\" limits (what a monster did this turn is kept).",
+@rule("GEN-3", "After a battle ends its marks are cleared: destroyed-by-battle, flipped, \"destroy it after "
+      "damage calculation\", battle damage, the calculation state and \"once per battle\" limits (what a "
+      "monster did this turn is kept).",
       ["S3 75", "S0-TCG 133"], shape="update", name="battle.marks", priority=PRIORITY)
 def gen3(ctx):
     pre, post = ctx.pre, ctx.post
@@ -22,6 +23,11 @@ def gen3(ctx):
     ups.append(Update("calc", None, back, z3.IntVal(CALC_PENDING)))
     for i in ctx.cards:
         ups += [Update(name, i, back, z3.BoolVal(False)) for name in ("dbb", "flipped")]
+        # a "destroy it after damage calculation" mark goes in the step after the battle ended (no
+        # attack going on in the state before): damage calculation reads the mark in the state
+        # after (calc.present_at_calc), and `back` reads the attack in the state after, which
+        # depends on damage calculation; nothing reads the mark between battles
+        ups.append(Update("doomed", i, z3.Not(pre.attacking), z3.IntVal(0)))
     # "once per battle" (Injection Fairy Lily): the next battle may use it again
     ups += [Update("used", e, z3.And(back, ctx.S.once_battle(e)), z3.BoolVal(False)) for e in ctx.effects]
     return ups

@@ -7,7 +7,7 @@ marked `then` applies only if the one before it did.
 import z3
 
 from .. import vocab
-from ..state import NONE
+from ..state import CALC_DONE, NONE
 from .base import Update, once, part, rule
 from .chain import resolution_target
 from .effects import (
@@ -38,6 +38,7 @@ STZ, FZ, HAND, DECK = vocab.L["spell_trap_zone"], vocab.L["field_zone"], vocab.L
 OPS = vocab.MAX_OPERATIONS
 MOVES = {"banish": BAN, "to_hand": HAND, "to_deck": DECK, "to_graveyard": GY}
 CHOICE = vocab.OPERATION_ON.index("choice")
+MARKED, DESTROYED = vocab.DOOMED.index("marked"), vocab.DOOMED.index("destroyed")
 LASTING_BD = {n: vocab.BATTLE_DAMAGE_CHANGES.index(n) for n in vocab.BATTLE_DAMAGE_CHANGES[1:]}
 
 
@@ -310,10 +311,41 @@ def negate_destroyed(ctx, i):
     return z3.And(applies(ctx, "negate_destroy"), pre.chain_len > 1, S.inst(below) == i, destroyable_by_effect(ctx, i))
 
 
-def destroyable_by_effect(ctx, i):
-    pre = ctx.pre
-    return z3.And(pre.loc[i] != vocab.L["none"], z3.Not(pre.ind_effect[i]),
-                  z3.Not(continuous_applies(ctx, "indestructible_by_effect", i, pre)))
+def destroyable_by_effect(ctx, i, st=None):
+    """Card i, in state `st` (the state before the step unless said), is a card that a card
+    effect can destroy: no operation or continuous effect says it "cannot be destroyed by card effects"."""
+    st = st if st is not None else ctx.pre
+    return z3.And(st.loc[i] != vocab.L["none"], z3.Not(st.ind_effect[i]),
+                  z3.Not(continuous_applies(ctx, "indestructible_by_effect", i, st)))
+
+
+def after_calc_window(ctx):
+    """The part of the rule set's Damage Step that follows damage calculation (OCG D4: after damage
+    calculation; TCG T5)."""
+    ds = ctx.ruleset.damage_step
+    return ds[ds.index(ctx.ruleset.calc_window) + 1]
+
+
+def destroyed_after_calc(ctx, i):
+    return once(ctx, ("destroyed_after_calc", i), lambda: _destroyed_after_calc(ctx, i))
+
+
+def _destroyed_after_calc(ctx, i):
+    """Card i, marked by a resolved destroy_after_calc ("Destroy the attacking monster after damage
+    calculation": Cross Counter; the EDOPro script destroys it on EVENT_BATTLED), is destroyed by that
+    effect in this step: the step enters the part after damage calculation with damage calculation
+    performed (a battle that never reached it, its attack negated or a monster gone, destroys
+    nothing), and the card is still face-up in the Monster Zone and can be destroyed by a card
+    effect ("cannot be destroyed by battle" does not keep it). A monster determined destroyed by
+    battle in that calculation is already destroyed (D4-1) and is left to go as such, as D4-2 leaves
+    a self-destroying one (docs/interpretations.md). Read in `ctx.mid`: the step's damage
+    calculation is another update's result, so this is a settled update (continuous.py's
+    redirects, GEN-20's Equip Cards and GEN-8's events read it as they read a self-destruction)."""
+    pre, mid = ctx.pre, ctx.mid
+    after = vocab.W[after_calc_window(ctx)]
+    begins = z3.And(mid.window == after, pre.window != after, mid.calc == CALC_DONE)
+    there = z3.And(mid.faceup[i], mid.loc[i] == MZ, z3.Not(mid.dbb[i]))
+    return z3.And(begins, mid.doomed[i] == MARKED, there, destroyable_by_effect(ctx, i, mid))
 
 
 @rule("GEN-15", "A resolving Chain Link that is not negated applies its effect's operations in "
@@ -366,6 +398,8 @@ def resolve_effects(ctx):
             do("remove_counter", "counters", has - amount, z3.And(up, has >= amount))
             do("indestructible_by_battle", "ind_battle", z3.BoolVal(True))
             do("indestructible_by_effect", "ind_effect", z3.BoolVal(True))
+            # a monster in the Monster Zone keeps the mark until the battle ends (GEN-3)
+            do("destroy_after_calc", "doomed", z3.IntVal(MARKED), z3.And(on_i, pre.loc[i] == MZ))
             # "can attack again": the attack it made no longer counts against BP-5's limit
             do("attack_again", "attacks", pre.attacks[i] - 1, z3.And(on_i, pre.attacks[i] > 0))
     # "equip this card to that target": the effect's own card is equipped to the card it is on
@@ -394,6 +428,20 @@ def resolve_effects(ctx):
             ups.append(Update(field, p, z3.And(applies(ctx, op), me == p), z3.BoolVal(True)))
     ups += [Update("calc", None, applies(ctx, "skip_damage_calc"), z3.IntVal(2)),
             Update("attacking", None, applies(ctx, "negate_attack"), z3.BoolVal(False))]
+    return ups
+
+
+@part("GEN-15", shape="update", priority=0)
+def gen15_after_calc(ctx):
+    """What a resolved destroy_after_calc left on a monster is done as the part after damage
+    calculation begins (destroyed_after_calc): a settled update, its card goes to the Graveyard
+    (or where a redirect sends it: continuous.py), and its mark says so (damage calculation, in
+    the same step, reads it: calc.present_at_calc)."""
+    ups = []
+    for i in ctx.cards:
+        gone = destroyed_after_calc(ctx, i)
+        ups += [Update("loc", i, gone, z3.IntVal(GY), settled=True),
+                Update("doomed", i, gone, z3.IntVal(DESTROYED), settled=True)]
     return ups
 
 

@@ -7,7 +7,7 @@ from .. import vocab
 from .activation import event_trigger, located, places_trigger
 from .base import Update, once, part, rule
 from .chain import is_trigger
-from .continuous import destroyed_by_continuous
+from .continuous import destroyed_settled
 from .effects import FIELD
 from .resolution import PRIORITY as RESOLUTION
 from .resolution import affects, destroyed_by_effect
@@ -92,10 +92,11 @@ def _events(ctx, i):
     leaves = z3.And(on_field[0], z3.Not(on_field[1]))
     # destroyed: by battle (still marked as it is sent to the Graveyard, D5-1 / T7, or in the
     # calculation's own step where a rule set sends it at once), by the resolving link (GEN-15),
-    # by its own continuous effect or as an Equip Card losing its monster (GEN-18, GEN-20), or as
-    # the card a replacement destroys instead (D4-7)
+    # by its own continuous effect, by an effect that destroys it after damage calculation, or as
+    # an Equip Card losing its monster (GEN-18, GEN-15, GEN-20), or as the card a replacement
+    # destroys instead (D4-7)
     destroyed = z3.And(leaves, z3.Or(pre.dbb[i], post.dbb[i], destroyed_by_effect(ctx, i),
-                                     *destroyed_by_continuous(ctx, i),
+                                     *destroyed_settled(ctx, i),
                                      z3.And(ctx.is_("replace"), ctx.act.other == i)))
     return {
         # a monster the link Special Summons: its target, or a card it chooses as it resolves (GEN-22)
