@@ -174,3 +174,16 @@ def test_a_timing_row_settled_by_the_statics_is_the_relations_answer(monkeypatch
         _facts(path)
     assert {got for got, _ in asked} == {True, False}
     assert all(got == want for got, want in asked), asked
+
+
+def test_only_a_cards_own_variables_come_from_its_set_up_line():
+    # a player's variables (LP, battle damage, Damage Diet's halvings) and an effect's are indexed
+    # too: "halved[1]" is player B's, not the second set-up card's
+    play = load(str(FIXTURES / "effects" / "tasuke-knight-used-earlier-in-the-duel-illegal.play"))
+    run = Run(play, play.ruleset, play_cards(play), 60_000, 500_000_000)
+    setup = run.line_of.setup
+    bewd, tk = (c.line for c in play.cards)
+    assert setup["loc[0]"] == ("set-up", bewd) and setup["faceup[1]"] == ("set-up", tk)
+    assert setup["used[0]"] == ("set-up", tk)   # `used 1` on Tasuke Knight's line (its one effect)
+    for name in ("halved[1]", "eff_halved[1]", "bdc[1]", "bd[1]", "lp[1]", "trig[0]", "link_eff[0]"):
+        assert setup[name] == ("set-up", None), name

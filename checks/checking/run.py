@@ -2,6 +2,7 @@
 concrete) or by the solver (which confirms, and explains an illegal step)."""
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from functools import cached_property
@@ -373,11 +374,13 @@ class Provenance:
         setup = {name: ("set-up", None) for name in self.run.names}
         for e in self.run.uni.used:   # `used N` is on its card's set-up line
             setup[f"used[{e}]"] = ("set-up", specs[self.run.uni.effects[e][0]].line)
-        for name in self.run.names:
-            if name.endswith("]") and not name.startswith(("link", "trig", "used", "bd", "lp")):
-                i = int(name[name.rindex("[") + 1:-1])
-                if i < len(specs):
-                    setup[name] = ("set-up", specs[i].line)
+        # a card's own variables (model/state.py names them c<i>_...; a player's, an effect's and a
+        # Chain Link's are indexed too, and are not on a card's line)
+        card_var = re.compile(re.escape(self.run.ctx.pre.prefix) + r"c(\d+)_")
+        for name, var in self.run.pre_vars.items():
+            m = card_var.match(var.decl().name())
+            if m and int(m.group(1)) < len(specs):
+                setup[name] = ("set-up", specs[int(m.group(1))].line)
         return setup
 
     def __setitem__(self, name, where):

@@ -139,7 +139,8 @@ STATE_WORDS = {
     "hit_monster": "attacked a monster this turn", "flipped": "flipped face-up by the attack",
     "no_attack": "cannot attack", "trig": "trigger pending", "used": "activated this turn",
     "ssum": "Special Summoned", "sumt": "Summoned this turn", "equip": "equipped to", "counters": "counters on it",
-    "doomed": "to be destroyed after damage calculation",
+    "doomed": "to be destroyed after damage calculation", "bdc": "battle damage changed in this battle for",
+    "halved": "all damage halved this turn for", "eff_halved": "effect damage halved this turn for",
 }
 LINK_WORDS = {"eff": "effect", "target": "target", "target2": "second target", "tloc": "where its target was",
               "tloc2": "where its second target was"}
@@ -566,7 +567,7 @@ def state_name(uni, field):
     m = re.fullmatch(r"link(\d+)_(\w+)", field)
     if m:
         return f"Chain Link {int(m.group(1)) + 1}: {LINK_WORDS.get(m.group(2), m.group(2).replace('_', ' '))}"
-    m = re.fullmatch(r"(bd|lp)_([AB])", field)
+    m = re.fullmatch(r"(bd|lp|bdc|halved|eff_halved)_([AB])", field)   # a player's
     if m:
         return f"{STATE_WORDS[m.group(1)]} {m.group(2)}"
     return STATE_WORDS.get(field, field.replace("_", " "))
