@@ -268,6 +268,16 @@ def _two_effects(code1: str, code2: str) -> str:
             "function s.op2(e,tp,eg,ep,ev,re,r,rp)\n\tDuel.Draw(tp,2,REASON_EFFECT)\nend\n")
 
 
+def _attack_trap(category: str, limit: str, op: str) -> str:
+    """A Trap activated when the opponent's monster declares an attack, with that count limit and
+    operation (`op`: the body of s.op)."""
+    return (_HEAD + f"\te1:SetCategory({category})\n\te1:SetType(EFFECT_TYPE_ACTIVATE)\n"
+            f"\te1:SetCode(EVENT_ATTACK_ANNOUNCE)\n\te1:SetCountLimit({limit})\n\te1:SetCondition(s.con)\n"
+            "\te1:SetOperation(s.op)\n" + _REG +
+            "function s.con(e,tp,eg,ep,ev,re,r,rp)\n\treturn Duel.IsTurnPlayer(1-tp)\nend\n"
+            "function s.op(e,tp,eg,ep,ev,re,r,rp)\n" + op + "end\n")
+
+
 def _targets(low: int) -> str:
     """An activation that targets `low` to 2 face-up monsters and destroys those still there."""
     return _HEAD + f"""	e1:SetCategory(CATEGORY_DESTROY)
@@ -529,39 +539,14 @@ end
 """,    1115: _HEAD + """	e1:SetType(EFFECT_TYPE_SINGLE)
 	e1:SetCode(EFFECT_PIERCE)
 """ + _REG,
-    1116: _HEAD + """	e1:SetCategory(CATEGORY_DRAW+CATEGORY_DECKDES)
-	e1:SetType(EFFECT_TYPE_ACTIVATE)
-	e1:SetCode(EVENT_ATTACK_ANNOUNCE)
-	e1:SetCountLimit(1,id,EFFECT_COUNT_CODE_OATH)
-	e1:SetCondition(s.con)
-	e1:SetOperation(s.op)
-""" + _REG + """function s.con(e,tp,eg,ep,ev,re,r,rp)
-	return Duel.IsTurnPlayer(1-tp)
-end
-function s.op(e,tp,eg,ep,ev,re,r,rp)
-	if Duel.Draw(tp,1,REASON_EFFECT)>0 then
-		Duel.DiscardDeck(1-tp,2,REASON_EFFECT)
-	end
-end
-""",
+    1116: _attack_trap("CATEGORY_DRAW+CATEGORY_DECKDES", "1,id,EFFECT_COUNT_CODE_OATH",
+                       "\tif Duel.Draw(tp,1,REASON_EFFECT)>0 then\n\t\tDuel.DiscardDeck(1-tp,2,REASON_EFFECT)\n\tend\n"),
     # two effects on one code: one limit in the engine ("You can only activate 1 ... per turn")
     1117: _two_effects("1,id,EFFECT_COUNT_CODE_OATH", "1,id,EFFECT_COUNT_CODE_OATH"),
     # two codes: a limit each ("each effect of ... once per turn")
     1118: _two_effects("1,{id,1}", "1,{id,2}"),
-    # once per Duel (the older scripts write the code as id+EFFECT_COUNT_CODE_DUEL)
-    1124: _HEAD + """	e1:SetCategory(CATEGORY_DRAW)
-	e1:SetType(EFFECT_TYPE_ACTIVATE)
-	e1:SetCode(EVENT_ATTACK_ANNOUNCE)
-	e1:SetCountLimit(1,id,EFFECT_COUNT_CODE_DUEL)
-	e1:SetCondition(s.con)
-	e1:SetOperation(s.op)
-""" + _REG + """function s.con(e,tp,eg,ep,ev,re,r,rp)
-	return Duel.IsTurnPlayer(1-tp)
-end
-function s.op(e,tp,eg,ep,ev,re,r,rp)
-	Duel.Draw(tp,1,REASON_EFFECT)
-end
-""",
+    # once per Duel
+    1124: _attack_trap("CATEGORY_DRAW", "1,id,EFFECT_COUNT_CODE_DUEL", "\tDuel.Draw(tp,1,REASON_EFFECT)\n"),
     # counters: placed and removed by triggers, and an ATK bonus for each (written for these tests)
     1122: """local s,id=GetID()
 function s.initial_effect(c)
