@@ -25,6 +25,7 @@ import importlib.util
 import marshal
 import sys
 from collections import OrderedDict
+from pathlib import Path
 
 import z3
 
@@ -489,6 +490,15 @@ _loaded: OrderedDict = OrderedDict()   # (rule set, sizes, removed rules) -> Eva
 MEMORY = 32   # evaluators kept in memory: a corpus of 2-20 card set-ups uses some 30 size buckets
 
 
+def cached_path(key: tuple) -> Path | None:
+    """Where relation `key`'s bytecode is cached (compiling the source takes longer than a small
+    check); None without a cache, or for removed rules (one-off: not worth the disk)."""
+    folder = diskcache.folder()
+    if folder is None or key[3]:
+        return None
+    return folder / f"relation-{diskcache.key(f'compiled-{FORMAT}', *key)}-{sys.implementation.cache_tag}.bin"
+
+
 def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozenset(),
               nwatched: int = 0) -> Evaluator | None:
     """The compiled relation for these (bucketed) sizes, from memory, disk or built; None if the
@@ -500,9 +510,7 @@ def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozen
     while len(_loaded) >= MEMORY:
         _loaded.popitem(last=False)
     digest = diskcache.key(f"compiled-{FORMAT}", *key)
-    folder = diskcache.folder() if not without else None   # removals are one-off: not worth the disk
-    # the compiled bytecode is cached (compiling the source takes longer than a small check)
-    path = folder / f"relation-{digest}-{sys.implementation.cache_tag}.bin" if folder else None
+    path = cached_path(key)
     header = digest.encode() + importlib.util.MAGIC_NUMBER
     if path and path.is_file():
         try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from functools import cached_property, lru_cache
+from pathlib import Path
 
 import z3
 
@@ -374,15 +375,22 @@ def _dump(rel: StepRelation) -> str:
                        "extra": side, "extra_count": len(extra), "causes": causes, "grants": grants})
 
 
+def solver_cached_path(key: tuple) -> Path | None:
+    """Where the solver relation `key` (rule set, bucketed sizes, removed rules, watched slots) is
+    cached: beside the compiled relation's; None without a cache, or for removed rules."""
+    folder = diskcache.folder()
+    if folder is None or key[3]:
+        return None
+    return folder / f"solver-{diskcache.key(f'solver-{FORMAT}', *key)}.json"
+
+
 @lru_cache(maxsize=RELATIONS_IN_MEMORY)
 def solver_relation(name: str, ncards: int, neffects: int, without: frozenset = frozenset(), nwatched: int = 0,
                     rebuild: bool = False):
     """The relation for concrete checks: from the disk cache (next to the compiled relation's,
     keyed the same way) when it is there, else (or if `rebuild`) built and cached."""
     ncards, neffects = bucket(ncards), bucket(neffects)
-    folder = diskcache.folder() if not without else None   # removals are one-off: not worth the disk
-    path = folder / f"solver-{diskcache.key(f'solver-{FORMAT}', name, ncards, neffects, without, nwatched)}.json" \
-        if folder else None
+    path = solver_cached_path((name, ncards, neffects, without, nwatched))
     if path and path.is_file() and not rebuild:
         try:
             return LoadedRelation(json.loads(path.read_text("utf-8")), rulesets.load(name), ncards, neffects, nwatched)

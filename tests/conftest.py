@@ -69,3 +69,68 @@ def traces():
             memo[path] = solver_trace(path)
         return memo[path]
     return get
+
+
+# --- the relations the fixtures need, built once before the test processes start ---------------
+# A size bucket's relation takes 30-60 s of CPU to build (terms, bytecode, SMT-LIB, shared object),
+# then milliseconds to load from the disk cache. The fixtures use about 15 buckets, and the two
+# pytest-xdist processes reach each new one at about the same time, so on a fresh cache (CI) both
+# built it. The controlling process now builds each bucket once, one bucket per CPU, first.
+WARM = """
+import json, os, sys
+os.environ["YGO_TIMING_NATIVE"] = "1"   # the shared object too (test_native_steps_agree needs it)
+from ygo_timing.model import compiled, native, step
+key = json.loads(sys.argv[1]); key[3] = frozenset(key[3])
+compiled.evaluator(*key)
+step.solver_relation(*key)
+native.relation(*key)
+"""
+
+
+def fixture_keys() -> list:
+    """The relations (Run.key) that the fixture plays and the rulings are checked on."""
+    from ygo_timing.checking.facts import play_cards
+    from ygo_timing.checking.run import Run
+    from ygo_timing.inputs.play import load
+    keys = set()
+    for p in sorted(FIXTURES.rglob("*.play")) + sorted((ROOT / "fixtures" / "rulings").rglob("*.play")):
+        play = load(str(p))
+        cards = play_cards(play)
+        for rs in [play.ruleset] if play.ruleset else ["ocg", "tcg"]:
+            keys.add(Run(play, rs, cards, 60_000, 500_000_000).key)
+    return sorted(keys, key=lambda k: (k[0], k[1], k[2], sorted(k[3]), k[4]))
+
+
+# what a run must name (or hold: the whole tests/ folder) to be worth warming
+STEPPING = {"tests", "test_compiled.py", "test_fixtures.py", "test_rulings.py"}
+
+
+def cached(key) -> bool:
+    from ygo_timing.model import compiled, native, step
+    paths = [compiled.cached_path(key), step.solver_cached_path(key)]
+    if native.compiler() and key[1] <= native.MAX_CARDS and key[2] <= native.MAX_EFFECTS:
+        paths.append(native.cached_path(key))
+    return all(p is not None and p.is_file() for p in paths)
+
+
+def pytest_sessionstart(session):
+    """Under pytest-xdist (the README's command), in the controlling process: every fixture's
+    relation built into the disk cache, in as many processes as the run has workers. A plain or
+    partial run builds what it needs as it goes."""
+    import json
+    import subprocess
+    import sys
+    from concurrent.futures import ThreadPoolExecutor
+    workers = getattr(session.config.option, "numprocesses", None)
+    if hasattr(session.config, "workerinput") or not workers or os.environ.get("YGO_TIMING_CACHE") == "":
+        return
+    if not any(Path(str(a).split("::")[0]).resolve().name in STEPPING for a in session.config.args or ["tests"]):
+        return
+    keys = [json.dumps([k[0], k[1], k[2], sorted(k[3]), k[4]]) for k in fixture_keys() if not cached(k)]
+
+    def build(key):
+        done = subprocess.run([sys.executable, "-c", WARM, key], capture_output=True, text=True)
+        if done.returncode:   # the tests then build it themselves and report what fails
+            print(f"warming relation {key} failed:\n{done.stderr[-2000:]}", file=sys.stderr)
+    with ThreadPoolExecutor(max(1, int(workers))) as pool:
+        list(pool.map(build, keys))
