@@ -114,9 +114,9 @@ def cached(key) -> bool:
 
 
 def pytest_sessionstart(session):
-    """Under pytest-xdist (the README's command), in the controlling process: every fixture's
-    relation built into the disk cache, in as many processes as the run has workers. A plain or
-    partial run builds what it needs as it goes."""
+    """Under pytest-xdist (the README's command), in the controlling process, when the run steps
+    fixtures: every fixture's relation built into the disk cache, in as many processes as the
+    run has workers. A run in one process builds what it needs as it goes."""
     import json
     import subprocess
     import sys
@@ -127,10 +127,15 @@ def pytest_sessionstart(session):
     if not any(Path(str(a).split("::")[0]).resolve().name in STEPPING for a in session.config.args or ["tests"]):
         return
     keys = [json.dumps([k[0], k[1], k[2], sorted(k[3]), k[4]]) for k in fixture_keys() if not cached(k)]
+    say = session.config.pluginmanager.get_plugin("terminalreporter")
+    say = say.write_line if say else lambda line: print(line, file=sys.stderr)
+    if keys:
+        say(f"building the relations of {len(keys)} size bucket{'s' * (len(keys) > 1)} the fixtures use, once, "
+            "into the disk cache")
 
     def build(key):
         done = subprocess.run([sys.executable, "-c", WARM, key], capture_output=True, text=True)
         if done.returncode:   # the tests then build it themselves and report what fails
-            print(f"warming relation {key} failed:\n{done.stderr[-2000:]}", file=sys.stderr)
-    with ThreadPoolExecutor(max(1, int(workers))) as pool:
+            say(f"building relation {key} failed:\n{done.stderr[-2000:]}")
+    with ThreadPoolExecutor(int(workers) if str(workers).isdigit() else os.cpu_count() or 1) as pool:
         list(pool.map(build, keys))
