@@ -14,7 +14,7 @@ from collections import OrderedDict
 
 import pytest
 import z3
-from conftest import FIXTURES
+from conftest import FIXTURES, by_relation
 from ygo_timing.checking.check import check_play
 from ygo_timing.checking.explain import Explainer
 from ygo_timing.checking.facts import play_cards
@@ -25,9 +25,10 @@ from ygo_timing.model.state import ACTION_FIELDS, ACTIONS, NONE, Action
 
 PLAYS = sorted(p for p in FIXTURES.rglob("*.play"))
 # The two tests that read a fixture's shared solver trace run in one process (pytest -n: the README's
-# test command runs the suite in two), so each fixture's trace is still computed once
+# test command runs the suite in two), so each fixture's trace is still computed once; the
+# fixtures come relation by relation, so that each process reads each relation back about once
 ONE_TRACE = [pytest.param(p, id=str(p.relative_to(FIXTURES)), marks=pytest.mark.xdist_group(f"trace:{p.relative_to(FIXTURES)}"))
-             for p in PLAYS]
+             for p in by_relation(PLAYS)]
 # random sequences: a few in CI, many with YGO_TIMING_RANDOM=N
 RANDOM_SEQUENCES = int(os.environ.get("YGO_TIMING_RANDOM", "12"))
 
