@@ -491,12 +491,8 @@ MEMORY = 32   # evaluators kept in memory: a corpus of 2-20 card set-ups uses so
 
 
 def cached_path(key: tuple) -> Path | None:
-    """Where relation `key`'s bytecode is cached (compiling the source takes longer than a small
-    check); None without a cache, or for removed rules (one-off: not worth the disk)."""
-    folder = diskcache.folder()
-    if folder is None or key[3]:
-        return None
-    return folder / f"relation-{diskcache.key(f'compiled-{FORMAT}', *key)}-{sys.implementation.cache_tag}.bin"
+    """Where relation `key`'s bytecode is cached (compiling the source takes longer than a small check)."""
+    return diskcache.entry(f"compiled-{FORMAT}", key, f"relation-{{digest}}-{sys.implementation.cache_tag}.bin")
 
 
 def evaluator(name: str, ncards: int, neffects: int, without: frozenset = frozenset(),

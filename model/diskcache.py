@@ -44,6 +44,16 @@ def folder() -> Path | None:
     return Path(base) / "ygo-timing"
 
 
+def entry(fmt: str, relation: tuple, filename: str) -> Path | None:
+    """Where the cache keeps `relation` (rule set, sizes, removed rules, watched slots) in format
+    `fmt`: `filename` with its {digest}; None without a cache, or for removed rules (one-off: not
+    worth the disk)."""
+    where = folder()
+    if where is None or relation[3]:
+        return None
+    return where / filename.format(digest=key(fmt, *relation))
+
+
 def write_atomically(path: Path, data: bytes):
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -334,11 +334,8 @@ def compiler() -> str | None:
 def cached_path(key: tuple) -> Path | None:
     """Where the shared object of relation `key` is cached: keyed like the bytecode
     (model/diskcache.py), with this format, the flags and the platform."""
-    folder = diskcache.folder()
-    if folder is None or key[3]:   # removals are one-off (compiled.evaluator): not worth a build
-        return None
-    digest = diskcache.key(f"native-{FORMAT}-{' '.join(FLAGS)}-{sys.platform}-{os.uname().machine}", *key)
-    return folder / f"native-{digest}.so"
+    return diskcache.entry(f"native-{FORMAT}-{' '.join(FLAGS)}-{sys.platform}-{os.uname().machine}", key,
+                           "native-{digest}.so")
 
 
 def seal(data: bytes) -> bytes:

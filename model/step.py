@@ -376,12 +376,8 @@ def _dump(rel: StepRelation) -> str:
 
 
 def solver_cached_path(key: tuple) -> Path | None:
-    """Where the solver relation `key` (rule set, bucketed sizes, removed rules, watched slots) is
-    cached: beside the compiled relation's; None without a cache, or for removed rules."""
-    folder = diskcache.folder()
-    if folder is None or key[3]:
-        return None
-    return folder / f"solver-{diskcache.key(f'solver-{FORMAT}', *key)}.json"
+    """Where the solver relation `key` is cached: beside the compiled relation's."""
+    return diskcache.entry(f"solver-{FORMAT}", key, "solver-{digest}.json")
 
 
 @lru_cache(maxsize=RELATIONS_IN_MEMORY)
