@@ -171,7 +171,15 @@ class Statics:
 
     def __init__(self):
         Int, Bool = z3.IntSort(), z3.BoolSort()
-        f = z3.Function
+        made = set()
+
+        def f(name, *sorts):
+            # z3 takes two declarations of one name for one function: a select field named like
+            # another fact ("continuous" + "attribute") would silently share its values
+            if name in made:
+                raise ValueError(f"two facts named {name!r}")
+            made.add(name)
+            return z3.Function(name, *sorts)
         self.turn = z3.Int("turn")
         self.tp = z3.Int("turn_player")
         # per card
@@ -245,14 +253,16 @@ class Statics:
         self.cont_watch = f("continuous_watch", Int, Int)   # 1 + its watched slot; 0: no condition
         self.cont_position = f("continuous_position", Int, Int)   # position_lock: vocab.POSITIONS index
         self.cont_fixed = f("continuous_fixed", Int, Int)         # position_lock: 1 "cannot be changed"
-        self.cont_per = f("continuous_per", Int, Int)   # vocab.CONTINUOUS_PER: the amount per counter on its card
+        self.cont_per = f("continuous_per", Int, Int)   # vocab.CONTINUOUS_PER: the amount per counter or per card
         self.cont_to = f("continuous_to", Int, Int)     # a redirect's destination: a vocab.LOCATIONS index
+        self.cont_attribute = f("continuous_added_attribute", Int, Int)   # add_attribute: a vocab.ATTRIBUTES index
         # which monsters an operation's or a continuous effect's `select` picks, per slot
         self.select = {prefix: {name: f(f"{prefix}_{name}", Int, Int) for name in SELECT_FIELDS}
-                       for prefix in ("operation", "continuous", "cond", "count")}   # cond: per condition atom slot;
-        # count: per operation slot, the cards an amount of `count` counts
+                       for prefix in ("operation", "continuous", "cond", "count", "cont_count")}
+        # cond: per condition atom slot; count: per operation slot, the cards an amount of `count`
+        # counts; cont_count: per continuous slot, the cards a modifier's amount is for each of
 
 
 ATOM_FIELDS = ("quantity", "of", "cmp", "value", "than_quantity", "than_of")
 SELECT_FIELDS = ("side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype",
-                 "cards", "special_summoned", "name", "not_attribute", "summoned_this_turn")
+                 "cards", "special_summoned", "name", "not_attribute", "summoned_this_turn", "card_kind")

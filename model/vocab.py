@@ -346,16 +346,20 @@ CONTINUOUS = (
     # as a lock's) Special Summon nothing, and their effects that must Special Summon are not
     # activated (GEN-19)
     "lock_special_summon",
+    # "While this card is face-up on the field its Attribute is also treated as DARK" (Light and
+    # Darkness Dragon): its own card has `attribute` besides its printed one (EFFECT_ADD_ATTRIBUTE)
+    "add_attribute",
 )
 HALVING = ("atk_halve", "def_halve")
 MAX_HALVINGS = 3   # halvings one monster's ATK or DEF takes; more apply as 3
 SELF_ONLY_CONTINUOUS = ("self_destruct", "remove_counter_instead", "counter_after_battle", "leave_field_redirect",
-                        "destroy_replace")   # `on` is "self"
+                        "destroy_replace", "add_attribute")   # `on` is "self"
 REDIRECTS = ("graveyard_redirect", "battle_destroyed_redirect", "leave_field_redirect")   # take `to`
 REDIRECT_TO = ("banished", "deck")   # where a redirect sends the card (a vocab.LOCATIONS name)
-# what a continuous modifier's amount is multiplied by: nothing, or the counters on its own card
-# ("This card gains 500 ATK for each counter on it")
-CONTINUOUS_PER = ("none", "counter")
+# what a continuous modifier's amount is multiplied by: nothing, the counters on its own card
+# ("This card gains 500 ATK for each counter on it"), or the cards its `count` selector picks
+# ("This card gains 1000 ATK for each Normal Monster in your GY")
+CONTINUOUS_PER = ("none", "counter", "count")
 CN = {name: i for i, name in enumerate(CONTINUOUS)}
 MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots for
 # equipped: the monster this Equip Card is equipped to (GEN-20); attacker: the attacking monster (a

@@ -143,6 +143,11 @@ GOOD = [
     dict(condition={"quantity": "counters", "of": "self", "cmp": ">=", "value": 1},
          operations=[{"do": "add_counter", "amount": 2}]),
     dict(kind="continuous", apply={"do": "atk_modifier", "amount": 500, "per": "counter"}),   # Des Mosquito
+    # Exodius: "This card gains 1000 ATK for each Normal Monster in your GY"
+    dict(kind="continuous", apply={"do": "atk_modifier", "amount": {"per": 1000, "count": {
+        "cards": "graveyard", "side": "yours", "card_kind": "monster:normal"}}}),
+    dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "spells_traps", "card_kind": "trap:continuous"}}]),
+    dict(kind="continuous", apply={"do": "add_attribute", "attribute": "DARK"}),   # Light and Darkness Dragon
     dict(kind="continuous", apply={"do": "remove_counter_instead", "amount": 1}),
     dict(kind="continuous", condition={"quantity": "yours", "of": "attacker", "value": False},   # Spacegate
          apply={"do": "counter_after_battle", "amount": 1}),
@@ -272,6 +277,25 @@ BAD = [
     (dict(operations=[{"do": "atk_set", "amount": {"per": 100, "count": {}}}]), "an amount for each card is for"),
     (dict(operations=[{"do": "damage", "amount": {"per": 100, "count": {}, "base": 1}}]), "unknown key"),
     (dict(operations=[{"do": "damage", "amount": "count"}]), "expected one of: atk, original_atk"),
+    (dict(kind="continuous", apply={"do": "def_halve", "amount": {"per": 100, "count": {}}}),
+     "an amount for each card is for atk_modifier and def_modifier"),
+    (dict(kind="continuous", apply={"do": "atk_modifier", "amount": {"per": 100, "count": {}}, "per": "counter"}),
+     "give one of them"),
+    (dict(kind="continuous", apply={"do": "atk_modifier", "amount": {"per": 100}}), "needs 'count'"),
+    (dict(kind="continuous", apply={"do": "atk_modifier", "per": "count", "amount": 100}), "expected one of: none, counter"),
+    (dict(kind="continuous", apply={"do": "atk_modifier", "amount": {"per": 100, "count": {"card_kind": "monster:norml"}}}),
+     "did you mean 'monster:normal'"),
+    (dict(kind="continuous", apply={"do": "atk_modifier", "amount": {"per": 100, "count": {"card_kind": "spell:field"}}}),
+     "would pick no card ever"),
+    (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "spells_traps", "card_kind": "monster:normal"}}]),
+     "would pick no card ever"),
+    (dict(kind="continuous", apply={"do": "add_attribute"}), "missing required key 'attribute'"),
+    (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 100, "attribute": "dark"}),
+     "'attribute' (the Attribute its card also has) goes with add_attribute"),
+    (dict(kind="continuous", apply={"do": "add_attribute", "attribute": "dark", "on": "all", "select": {}}),
+     "is about its own card"),
+    (dict(kind="continuous", condition={"quantity": "attacking", "of": "self"}, apply={"do": "add_attribute", "attribute": "dark"}),
+     "with no condition"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "graveyard", "filter": "face_down"}}]),
      "a Graveyard selector's filter is any"),
     (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 100, "on": "all", "select": {"cards": "graveyard"}}),
@@ -355,6 +379,7 @@ SEMANTIC = [
                                                                           "of": "opponent", "value": 0}]}),
      "'battle_damage_pending' is read as an effect is activated"),
     # an Attribute is any case: the schema takes a string
+    (dict(kind="continuous", apply={"do": "add_attribute", "attribute": "drak"}), "did you mean 'dark'"),
     (dict(condition={"quantity": "selected", "value": 1, "select": {"not_attribute": "ligth"}}), "did you mean 'light'"),
     (dict(condition={"quantity": "selected", "value": 1, "select": {"attribute": "dark", "not_attribute": "light"}}),
      "give one of them"),
@@ -550,7 +575,8 @@ def kinds_used(card):
             if e.apply.per != "none":
                 out.add(("per", e.apply.per))
         out |= select_kinds([o.select for o in e.operations if o.on == "all"] +
-                            ([e.apply.select] if e.apply is not None and e.apply.on == "all" else []))
+                            ([e.apply.select] if e.apply is not None and e.apply.on == "all" else []) +
+                            ([e.apply.count] if e.apply is not None and e.apply.count is not None else []))
         if e.once != "none":
             out.add(("once", e.once))
         # cards chosen as the effect resolves (GEN-22): where, whose, how many, and what they must be
@@ -566,12 +592,14 @@ def kinds_used(card):
 
 def select_kinds(selects):
     """The selector values a card's selectors use beyond picking every monster ("cards", "special_summoned",
-    "summoned_this_turn")."""
+    "summoned_this_turn", "card_kind")."""
     return ({("select", f"cards:{s.cards}") for s in selects if s.cards != "monsters"} |
-            {("select", key) for s in selects for key in SUMMON_KEYS if getattr(s, key)})
+            {("select", key) for s in selects for key in SUMMON_KEYS if getattr(s, key)} |
+            {("select", "card_kind") for s in selects if s.card_kind is not None})
 
 
-SELECT_KINDS = {("select", f"cards:{c}") for c in vocab.SELECT_CARDS[1:]} | {("select", key) for key in SUMMON_KEYS}
+SELECT_KINDS = ({("select", f"cards:{c}") for c in vocab.SELECT_CARDS[1:]} | {("select", key) for key in SUMMON_KEYS} |
+                {("select", "card_kind")})
 # an effect's `choose` (GEN-22): each place, each side, each count, "you can" (min 0) and the default
 # (as many as it says), a choice the activation needs, and operations on the cards chosen
 CHOOSE_KINDS = ({("choose_from", p) for p in vocab.CHOOSE_FROM} | {("choose_side", s) for s in vocab.CHOOSE_SIDES} |

@@ -58,8 +58,10 @@ class Continuous:
     select: Select = Select()
     position: str = ""     # position_lock: the battle position it imposes (vocab.POSITIONS)
     fixed: bool = False    # position_lock: "their battle positions cannot be changed"
-    per: str = "none"      # atk_modifier / def_modifier: the amount per counter on its card (vocab.CONTINUOUS_PER)
+    per: str = "none"      # atk_modifier / def_modifier: the amount per counter or per card (vocab.CONTINUOUS_PER)
     to: str = ""           # a redirect (vocab.REDIRECTS): where the card goes instead (vocab.REDIRECT_TO)
+    count: Select | None = None   # per "count": the cards it counts ("for each Normal Monster in your GY")
+    attribute: str = ""    # add_attribute: the Attribute its card also has (vocab.ATTRIBUTES)
     # destroy_replace's `instead` selector is `select` (the card destroyed instead; `on` is "self")
 
 
@@ -78,7 +80,7 @@ DIRECT_ATK_DEF = ("atk_add", "atk_set", "atk_halve", "atk_double", "atk_gain_opp
                   "atk_double_original", "def_add", "def_set", "def_halve", "def_double")
 AMOUNT_CONTINUOUS = ("atk_modifier", "def_modifier", "remove_counter_instead", "counter_after_battle")
 COUNTER_CONTINUOUS = ("remove_counter_instead", "counter_after_battle")   # `amount`: counters, 1 or more
-MODIFIERS = ("atk_modifier", "def_modifier")   # `per`: counter takes one of these
+MODIFIERS = ("atk_modifier", "def_modifier")   # an amount per counter or per card takes one of these
 
 
 # --- costs, target, operations, continuous effects ----------------------------------------------
@@ -345,8 +347,9 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
         r.fail("apply", f"{what}: 'apply' is what a continuous effect does while its card is face-up; "
                         f"kind is {kind!r}: use 'operations'")
     w = f"{what} apply"
-    ar.obj(a, {"do", "on", "amount", "select", "player", "position", "fixed", "per", "to", "instead"}, w)
+    ar.obj(a, {"do", "on", "amount", "select", "player", "position", "fixed", "per", "to", "instead", "attribute"}, w)
     do = ar.get(a, "do", str, REQUIRED, choices=vocab.CONTINUOUS[1:], what=w)
+    attribute = _added_attribute(r, ar, d, a, do, w)
     on = ar.get(a, "on", str, "self", choices=vocab.CONTINUOUS_ON, what=w)
     redirect = do in vocab.REDIRECTS
     to = ar.get(a, "to", str, REQUIRED if redirect else "", choices=vocab.REDIRECT_TO if redirect else None, what=w)
@@ -365,12 +368,27 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
     if ("instead" in a) != (do == "destroy_replace"):
         ar.fail("instead" if "instead" in a else None,
                 f"{w}: 'instead' (which card is destroyed instead: a selector) goes with destroy_replace and only with it")
-    amount = ar.get(a, "amount", int, None, what=w)
+    amount, count = a.get("amount"), None
+    if not isinstance(amount, dict):
+        amount = ar.get(a, "amount", int, None, what=w)
+    else:   # "1000 ATK for each Normal Monster in your GY": {"per": 1000, "count": SELECT}
+        if do not in MODIFIERS:
+            ar.fail("amount", f"{w}: an amount for each card is for {' and '.join(MODIFIERS)}")
+        if "per" in a:
+            ar.fail("per", f"{w}: an amount for each card ('amount': {{'per': N, 'count': ...}}) and 'per' "
+                           "(for each counter) together: give one of them")
+        cr = Reader(ar.doc, ar.path, ar.where + ("amount",))
+        cr.obj(amount, {"per", "count"}, f"{w} amount")
+        count = _select(cr, amount, f"{w} amount", "all", key="count")
+        amount = cr.get(amount, "per", int, REQUIRED, what=f"{w} amount")
+        if amount == 0:
+            cr.fail("per", f"{w} amount: 'per' (how much for each card) is not 0")
     if (do in AMOUNT_CONTINUOUS) != (amount is not None):
         ar.fail("amount" if amount is not None else None, f"{w}: 'amount' goes with {', '.join(AMOUNT_CONTINUOUS)} and only with them")
     if do in COUNTER_CONTINUOUS and not 1 <= amount <= vocab.MAX_COUNTERS:
         ar.fail("amount", f"{w}: {do!r} places or removes 1 to {vocab.MAX_COUNTERS} counters; got {amount}")
-    per = ar.get(a, "per", str, "none", choices=vocab.CONTINUOUS_PER, what=w)
+    per = "count" if count is not None else \
+        ar.get(a, "per", str, "none", choices=[p for p in vocab.CONTINUOUS_PER if p != "count"], what=w)
     if "per" in a and do not in MODIFIERS:
         ar.fail("per", f"{w}: 'per' (the amount for each counter on its card) goes with {' and '.join(MODIFIERS)} and only with them")
     if do in vocab.SELF_ONLY_CONTINUOUS and on != "self":
@@ -399,7 +417,24 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
         Reader(ar.doc, ar.path, ar.where + ("select",)).fail(
             "filter", f"{w}: a position_lock picks by face ({' or '.join(vocab.LOCK_FILTERS)}), "
                       f"not by the position it changes; got {select.filter!r}")
-    return Continuous(do, on, amount or 0, select, position, fixed, per, to)
+    return Continuous(do, on, amount or 0, select, position, fixed, per, to, count, attribute)
+
+
+def _added_attribute(r: Reader, ar: Reader, d, a, do, w) -> str:
+    """add_attribute's `attribute` (lower case; "" for any other kind). Its effect takes no
+    condition: the model reads an added Attribute in every condition's atoms, so a condition on
+    it could read itself (model/rules/effects.added_attribute)."""
+    if do != "add_attribute":
+        if "attribute" in a:
+            ar.fail("attribute", f"{w}: 'attribute' (the Attribute its card also has) goes with add_attribute and only with it")
+        return ""
+    v = ar.get(a, "attribute", str, REQUIRED, what=w)
+    if v.lower() not in vocab.ATTRIBUTES[1:]:
+        ar.fail("attribute", f"{w}: attribute {short(v)}{did_you_mean(v.lower(), vocab.ATTRIBUTES[1:])}; "
+                             f"expected one of: {', '.join(vocab.ATTRIBUTES[1:])}")
+    if d.get("condition", "none") != "none":
+        r.fail("condition", f"{w}: add_attribute applies while its card is face-up on the field, with no condition")
+    return v.lower()
 
 
 def changes_atk_def_directly(ops, apply) -> bool:
@@ -466,13 +501,15 @@ def effect_dict(e) -> dict:
     if e.apply is not None:
         a = e.apply
         d["apply"] = {"do": a.do, **({"on": a.on} if a.on != "self" else {}),
-                      **({"amount": a.amount} if a.do in AMOUNT_CONTINUOUS else {}),
+                      **({"amount": {"per": a.amount, "count": select_dict(a.count)} if a.per == "count" else a.amount}
+                         if a.do in AMOUNT_CONTINUOUS else {}),
                       **({"select": select_dict(a.select)} if a.on == "all" else {}),
                       **({"player": a.select.side} if a.do in vocab.LOCKS and a.select.side != "both" else {}),
                       **({"position": a.position} if a.do == "position_lock" else {}),
                       **({"fixed": True} if a.fixed else {}),
-                      **({"per": a.per} if a.per != "none" else {}),
+                      **({"per": a.per} if a.per == "counter" else {}),
                       **({"to": a.to} if a.do in vocab.REDIRECTS else {}),
+                      **({"attribute": a.attribute.upper()} if a.do == "add_attribute" else {}),
                       **({"instead": select_dict(a.select)} if a.do == "destroy_replace" else {})}
     if e.text:
         d["text"] = e.text

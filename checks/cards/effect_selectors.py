@@ -18,7 +18,8 @@ class Select:
     Spell and Trap Cards in the Spell & Trap Zone and Field Zone; whose, in which position, and of
     which Attribute, Type, Level range and archetype (names, 0..99 and None: any); only Special
     Summoned ones (`special_summoned`), only ones Summoned this turn (`summoned_this_turn`); `other`: not the effect's own card (True: "another
-    monster"), or no card of its name ("name": "except \"Machina Sniper\"")."""
+    monster"), or no card of its name ("name": "except \"Machina Sniper\""); `card_kind`: only cards
+    of that kind (a vocab.CARD_KINDS name: "monster:normal", "a Normal Monster")."""
     side: str = "both"
     filter: str = "any"
     attribute: str = "none"
@@ -32,10 +33,11 @@ class Select:
     name: str | None = None       # a card name: only cards of that name (facts.py's name ids)
     not_attribute: str = "none"   # not of this Attribute ("a non-LIGHT monster")
     summoned_this_turn: bool = False  # True: only monsters Summoned this turn ("the turn they are Summoned")
+    card_kind: str | None = None  # a vocab.CARD_KINDS name: only cards of that kind ("Normal Monster")
 
 
 SELECT_KEYS = {"side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype",
-               "cards", "special_summoned", "name", "not_attribute", "summoned_this_turn"}
+               "cards", "special_summoned", "name", "not_attribute", "summoned_this_turn", "card_kind"}
 # what only a monster has: a Spell/Trap selector with one of these would pick no card ever
 MONSTER_ONLY_KEYS = ("attribute", "not_attribute", "monster_type", "level_min", "level_max", "special_summoned",
                      "summoned_this_turn")
@@ -71,7 +73,12 @@ def _select(r: Reader, o, w, on, continuous=False, key="select"):
                  _other(sr, sel, w), _name_key(sr, sel, w, "archetype"),
                  sr.get(sel, "cards", str, "monsters", choices=vocab.SELECT_CARDS, what=w),
                  _summoned(sr, sel, w, "special_summoned"), _name_key(sr, sel, w, "name"), not_attribute.lower(),
-                 _summoned(sr, sel, w, "summoned_this_turn"))
+                 _summoned(sr, sel, w, "summoned_this_turn"),
+                 sr.get(sel, "card_kind", str, None, choices=vocab.CARD_KINDS, what=w))
+    if out.card_kind is not None and out.cards != "graveyard" and \
+            out.card_kind.startswith("monster") != (out.cards == "monsters"):
+        sr.fail("card_kind", f"{w}: a {'Spell/Trap' if out.cards == 'spells_traps' else 'monster'} selector with "
+                             f"card_kind {out.card_kind!r} would pick no card ever")
     if not 0 <= out.level_min <= out.level_max <= 99:
         sr.fail("level_min", f"{w}: a Level range is 0 <= level_min <= level_max <= 99; this one picks no monster ever")
     if out.cards == "spells_traps":

@@ -120,6 +120,7 @@ CONTINUOUS_WORDS = {
     "battle_destroyed_redirect": "has monsters destroyed by battle {to} instead of sent to the Graveyard",
     "leave_field_redirect": "is {to} instead if it would leave the field",
     "destroy_replace": "may have another monster destroyed instead if it would be destroyed by battle",
+    "add_attribute": "is also {attribute}",
 }
 # where a redirect sends a card, in CONTINUOUS_WORDS' {to}
 REDIRECT_WORDS = {"banished": "banished", "deck": "shuffled into the Deck"}
@@ -435,7 +436,7 @@ def continuous_facts(n, applies, archetype_id, name_id):
             continue
         if a.do in vocab.LOCKS:   # its select side is the player it refuses
             who = " (by the opponent)" if a.select.side == "opponent" else ""
-        elif a.do in vocab.GAME_CONTINUOUS:
+        elif a.do in vocab.GAME_CONTINUOUS or a.do == "add_attribute":
             who = ""
         else:
             who = {"self": " (itself)", "equipped": " (the monster it is equipped to)",
@@ -446,17 +447,21 @@ def continuous_facts(n, applies, archetype_id, name_id):
         position = {"attack": "face-up Attack", "defense": "Defense"}.get(a.position, "")
         fixed = " and fixes their battle positions" if a.fixed else ""
         said = CONTINUOUS_WORDS[a.do].format(amount=a.amount, position=position, fixed=fixed,
-                                             to=REDIRECT_WORDS.get(a.to, ""))
+                                             to=REDIRECT_WORDS.get(a.to, ""), attribute=a.attribute.upper())
         if a.per == "counter":   # "gives 500 ATK" -> "gives 500 ATK for each counter on it"
             said += " for each counter on it"
+        elif a.per == "count":   # "gives 1000 ATK for each of its controller's Normal Monsters in the Graveyard"
+            said += f" for each of {select_words(a.count)}"
         words = f"{n}: while face-up on the field it {said}{who} {yes}"
         out.extend([("continuous", k, vocab.CN[a.do], words), ("continuous_on", k, vocab.CONTINUOUS_ON.index(a.on), words),
                     ("continuous_amount", k, a.amount, words),
                     ("continuous_position", k, vocab.POSITIONS.index(a.position) if a.position else 0, words),
                     ("continuous_fixed", k, int(a.fixed), words),
                     ("continuous_per", k, vocab.CONTINUOUS_PER.index(a.per), words),
-                    ("continuous_to", k, vocab.L[a.to] if a.to else 0, words)]
-                   + select_facts("continuous", k, a.select, words, archetype_id, name_id))
+                    ("continuous_to", k, vocab.L[a.to] if a.to else 0, words),
+                    ("continuous_added_attribute", k, vocab.ATTRIBUTES.index(a.attribute) if a.attribute else 0, words)]
+                   + select_facts("continuous", k, a.select, words, archetype_id, name_id)
+                   + select_facts("cont_count", k, a.count or Select(), words if a.count else "", archetype_id, name_id))
     return out
 
 
@@ -489,7 +494,8 @@ def select_facts(prefix, k, sel, words, archetype_id, name_id):
             (f"{prefix}_special_summoned", k, int(sel.special_summoned), words),
             (f"{prefix}_summoned_this_turn", k, int(sel.summoned_this_turn), words),
             (f"{prefix}_name", k, name_id[sel.name] if sel.name is not None else 0, words),
-            (f"{prefix}_not_attribute", k, vocab.ATTRIBUTES.index(sel.not_attribute), words)]
+            (f"{prefix}_not_attribute", k, vocab.ATTRIBUTES.index(sel.not_attribute), words),
+            (f"{prefix}_card_kind", k, vocab.K[sel.card_kind] + 1 if sel.card_kind else 0, words)]
 
 
 def select_words(sel) -> str:
@@ -506,6 +512,10 @@ def select_words(sel) -> str:
     summoned = "Special Summoned " if sel.special_summoned else ""
     summoned += "Summoned-this-turn " if sel.summoned_this_turn else ""
     cards = {"spells_traps": "Spell and Trap Cards", "graveyard": "cards in the Graveyard"}.get(sel.cards, "monsters")
+    if sel.card_kind:   # "monster:normal" -> "Normal Monsters in the Graveyard"
+        typ, sub = sel.card_kind.split(":")
+        cards = f"{sub.replace('quickplay', 'Quick-Play').title()} {typ.title()}s" + \
+            (" in the Graveyard" if sel.cards == "graveyard" else "")
     return f"{side} {other}{what + ' ' if what else ''}{summoned}{kin}{cards}{levels}{but}"
 
 

@@ -154,7 +154,18 @@ def atom_holds(ctx, eff, k, prefix, st, target, pending=False):
     q2 = F["than_quantity"](k)
     rhs2, defined2 = quantity(ctx, eff, q2, F["than_of"](k), st, target, pending=pending)
     rhs = value + z3.If(q2 == 0, 0, rhs2)
-    return z3.Or(q == 0, z3.And(defined, z3.Or(q2 == 0, defined2), compare(cmp, lhs, rhs)))
+    holds = also_attribute(ctx, q, cmp, rhs, subject_card(ctx, eff, of, st, target), st, compare(cmp, lhs, rhs))
+    return z3.Or(q == 0, z3.And(defined, z3.Or(q2 == 0, defined2), holds))
+
+
+def also_attribute(ctx, q, cmp, rhs, card, st, holds):
+    """`holds` (an atom compared on `card`'s printed Attribute) for a card that also has another
+    (added_attribute): "== DARK" holds if either is DARK, "!= DARK" ("a non-DARK monster") only if
+    neither is; other quantities unchanged."""
+    extra = added_attribute(ctx, card, st)
+    other = compare(cmp, extra, rhs)
+    both = z3.If(cmp == vocab.CMP["!="], z3.And(holds, other), z3.Or(holds, other))
+    return z3.If(z3.And(q == vocab.Q["attribute"], extra != 0), both, holds)
 
 
 def of_quantity(q, values: dict):
@@ -219,7 +230,7 @@ def filter_fits_card(ctx, eff, st, j, prefix="filter", players=None):
             name: z3.If(F["than_of"](k) == vocab.SJ["opponent"], theirs, mine)
             for name, (mine, theirs) in players.items()}}
         lhs, rhs = of_quantity(q, vals), F["value"](k) + z3.If(q2 == 0, 0, of_quantity(q2, than))
-        atoms.append(z3.Or(q == 0, compare(cmp, lhs, rhs)))
+        atoms.append(z3.Or(q == 0, also_attribute(ctx, q, cmp, rhs, j, st, compare(cmp, lhs, rhs))))
     return z3.And(atoms)
 
 
@@ -285,19 +296,19 @@ def target_fits(ctx, eff, st, target, prefix="filter"):
 
 def card_state(ctx, card, st):
     """(face-up, in Defense Position, in the Monster Zone, controller, a Spell/Trap Card on the field
-    (its Spell & Trap Zone or Field Zone), Special Summoned, in the Graveyard, Summoned this turn)
-    of `card` in `st`, read once however many selectors ask."""
+    (its Spell & Trap Zone or Field Zone), Special Summoned, in the Graveyard, Summoned this turn,
+    the Attribute it also has) of `card` in `st`, read once however many selectors ask."""
     S = ctx.S
     spell_trap = z3.Not(ctx.kind_is_card(card, *MONSTER_KINDS))
     if isinstance(card, int):
         return (st.faceup[card], st.defpos[card], st.loc[card] == MZ, S.ctrl(card),
                 z3.And(spell_trap, z3.Or(st.loc[card] == STZ, st.loc[card] == FZ)), st.ssum[card], st.loc[card] == GY,
-                st.sumt[card] != 0)
+                st.sumt[card] != 0, added_attribute(ctx, card, st))
     loc = ctx.sel(st.loc, card, z3.IntVal(0))
     return (ctx.sel(st.faceup, card, z3.BoolVal(False)), ctx.sel(st.defpos, card, z3.BoolVal(False)),
             ctx.monster_in_zone(card, st), S.ctrl(card),
             z3.And(card != NONE, spell_trap, z3.Or(loc == STZ, loc == FZ)), ctx.sel(st.ssum, card, z3.BoolVal(False)),
-            z3.And(card != NONE, loc == GY), ctx.sel(st.sumt, card, z3.IntVal(0)) != 0)
+            z3.And(card != NONE, loc == GY), ctx.sel(st.sumt, card, z3.IntVal(0)) != 0, added_attribute(ctx, card, st))
 
 
 def picks(ctx, owner, prefix, s, card, facts, source):
@@ -305,28 +316,31 @@ def picks(ctx, owner, prefix, s, card, facts, source):
     picks `card`, whose state is `facts`: a monster in the Monster Zone (or, for `cards:
     spells_traps`, a Spell or Trap Card in the Spell & Trap Zone or Field Zone) on that side, in
     that position (face-up or face-down), of that Attribute (or not of `not_attribute`), Type,
-    Level range, archetype and name (0: any), Special Summoned or Summoned this turn if the selector
+    Level range, archetype, name and card kind (0: any; "Normal Monster"; a card that also has
+    another Attribute, added_attribute, is of either), Special Summoned or Summoned this turn if the selector
     says so, and not `source` itself if the selector says `other` ("another monster"), nor any card
     of `source`'s name if it says `other: "name"` ("except \"Machina Sniper\""). The loader keeps a
     Spell/Trap selector to the filters a Spell or Trap can meet (no battle position, Attribute,
     Type, Level or Summon)."""
     S = ctx.S
     F = S.select[prefix]
-    up, dpos, in_mz, ctrl, in_st, ssum, in_gy, sumt = facts
+    up, dpos, in_mz, ctrl, in_st, ssum, in_gy, sumt, also = facts
     side, filt = F["side"](s), F["filter"](s)
     sides = {"both": z3.BoolVal(True), "yours": ctrl == owner, "opponent": ctrl != owner}
     filters = {"any": z3.BoolVal(True), "attack_position": z3.Not(dpos), "defense_position": dpos,
                "face_up": up, "face_down": z3.Not(up)}
     side_ok = z3.Or([z3.And(side == vocab.SELECT_SIDES.index(n), t) for n, t in sides.items()])
     filt_ok = z3.Or([z3.And(filt == vocab.SELECT_FILTERS.index(n), t) for n, t in filters.items()])
-    printed = z3.And(z3.Or(F["attribute"](s) == 0, F["attribute"](s) == S.attribute(card)),
+    printed = z3.And(z3.Or(F["attribute"](s) == 0, F["attribute"](s) == S.attribute(card), F["attribute"](s) == also),
                      z3.Or(F["monster_type"](s) == 0, F["monster_type"](s) == S.monster_type(card)),
                      S.level(card) >= F["level_min"](s), S.level(card) <= F["level_max"](s),
                      z3.Or(F["archetype"](s) == 0, F["archetype"](s) == S.archetype(card)),
                      z3.Or(F["special_summoned"](s) == 0, ssum),
                      z3.Or(F["summoned_this_turn"](s) == 0, sumt),
                      z3.Or(F["name"](s) == 0, F["name"](s) == S.name_id(card)),
-                     z3.Or(F["not_attribute"](s) == 0, F["not_attribute"](s) != S.attribute(card)))
+                     z3.Or(F["not_attribute"](s) == 0,
+                           z3.And(F["not_attribute"](s) != S.attribute(card), F["not_attribute"](s) != also)),
+                     z3.Or(F["card_kind"](s) == 0, F["card_kind"](s) == S.ckind(card) + 1))   # 1 + vocab.K
     other = F["other"](s)
     not_source = z3.Or(other == 0, z3.And(card != source, z3.Or(other == vocab.SELECT_OTHER.index(True),
                                                                   S.name_id(card) != S.name_id(source))))
@@ -365,6 +379,26 @@ def effects_negated(ctx, j, st, drained=None):
     monster = z3.And(ctx.kind_is_card(j, *MONSTER_KINDS), loc == MZ, drained)
     trap = z3.And(ctx.kind_is_card(j, *TRAP_KINDS), trap_effects_negated(ctx, st))
     return z3.Or(monster, trap)
+
+
+def added_attribute(ctx, card, st):
+    """The Attribute `card` (an index or a term) also has in `st`, a vocab.ATTRIBUTES index (0:
+    none): its own add_attribute applies ("While this card is face-up on the field its Attribute is
+    also treated as DARK", Light and Darkness Dragon): face-up on the field, its effects not negated. It has no
+    condition (the loader refuses one), so it never reads a condition's atoms, which may read an
+    Attribute."""
+    def build():
+        S, negated, gate = ctx.S, monster_effects_negated(ctx, st), ctx.grant("continuous_effects")
+        out = []
+        for j in ctx.cards:
+            live, v = source_live(ctx, j, st, negated), z3.IntVal(0)
+            for k in range(vocab.MAX_CONTINUOUS):
+                s = slot(j, k, vocab.MAX_CONTINUOUS)
+                v = z3.If(z3.And(gate, S.cont(s) == vocab.CN["add_attribute"], live), S.cont_attribute(s), v)
+            out.append(v)
+        return out
+    per_card = once(ctx, ("added_attribute", st.prefix), build)
+    return per_card[card] if isinstance(card, int) else ctx.sel(per_card, card, z3.IntVal(0))
 
 
 def applying(ctx, kind, st):
@@ -522,9 +556,9 @@ def player_protected(ctx, kind, player, st):
 
 def stat_bonus(ctx, kind, card, st, counts=None):
     """What the continuous modifiers of `kind` (atk_modifier, def_modifier) add to `card` in `st`:
-    each its amount, or (`per`: counter) its amount for each counter on its own card ("This card
-    gains 500 ATK for each counter on it") in `counts` (default `st`: damage calculation, which
-    reads the state after the step, counts them as the step begins, calc.py)."""
+    each its amount, or (`per`) its amount for each counter on its own card ("This card gains 500
+    ATK for each counter on it") or for each card it counts, read in `counts` (default `st`: damage
+    calculation, which reads the state after the step, counts them as the step begins, calc.py)."""
     facts = card_state(ctx, card, st)
     counts = st if counts is None else counts
     parts = [z3.If(z3.And(t, continuous_on(ctx, j, s, card, facts, st)), modifier_amount(ctx, j, s, counts), 0)
@@ -574,12 +608,17 @@ def halvings(ctx, kind, card, st):
 
 
 def modifier_amount(ctx, j, s, counts):
-    """Continuous slot s (of card j)'s amount, its counters read in `counts`: built once per slot
-    and state, whichever card it is added to."""
+    """Continuous slot s (of card j)'s amount: a number, or that for each counter on card j or for
+    each card its `cont_count` selector picks (seen from j's controller: "for each Normal Monster in
+    your GY", Exodius), both read in `counts`. Built once per slot and state, whichever card it is
+    added to."""
     def build():
-        a = ctx.S.cont_amount(s)
-        per = ctx.S.cont_per(s) == vocab.CONTINUOUS_PER.index("counter")
-        return z3.If(per, times(a, counters_on(ctx, j, counts)), a)
+        S = ctx.S
+        a, per = S.cont_amount(s), S.cont_per(s)
+        cards = z3.Sum([z3.If(picks(ctx, S.ctrl(j), "cont_count", s, c, card_state(ctx, c, counts), j), 1, 0)
+                        for c in ctx.cards] or [z3.IntVal(0)])
+        return z3.If(per == vocab.CONTINUOUS_PER.index("counter"), times(a, counters_on(ctx, j, counts)),
+                     z3.If(per == vocab.CONTINUOUS_PER.index("count"), times(a, cards), a))
     return once(ctx, ("modifier_amount", s, counts.prefix), build)
 
 
