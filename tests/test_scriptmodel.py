@@ -92,6 +92,43 @@ def test_a_summon_lock_on_both_players_or_the_opponent_and_nothing_narrower():
     assert derived("\te1:SetTarget(s.sumlimit)\n") is scriptmodel.UNKNOWN   # "except from the Extra Deck"
 
 
+def test_an_added_attribute_on_the_card_itself_in_the_monster_zone():
+    # "While this card is face-up on the field its Attribute is also treated as DARK" (Light and
+    # Darkness Dragon's EDOPro script: EFFECT_ADD_ATTRIBUTE, SINGLE_RANGE, LOCATION_MZONE)
+    def derived(extra="", value="ATTRIBUTE_DARK", where="LOCATION_MZONE"):
+        script = luascan.scan(("local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e2=Effect.CreateEffect(c)\n"
+                               "\te2:SetType(EFFECT_TYPE_SINGLE)\n\te2:SetProperty(EFFECT_FLAG_SINGLE_RANGE)\n"
+                               f"\te2:SetCode(EFFECT_ADD_ATTRIBUTE)\n\te2:SetRange({where})\n\te2:SetValue({value})\n"
+                               f"{extra}\tc:RegisterEffect(e2)\nend\nfunction s.con(e)\n\treturn true\nend\n").encode(), "c9.lua")
+        return scriptmodel.continuous(script.never_activated[0], script.functions)
+    assert derived().value == {"kind": "continuous", "apply": {"do": "add_attribute", "attribute": "DARK"}}
+    assert derived(value="ATTRIBUTE_LIGHT+ATTRIBUTE_DARK") is scriptmodel.UNKNOWN   # two at once: not one Attribute
+    assert derived(where="LOCATION_GRAVE") is scriptmodel.UNKNOWN   # also in the GY: the model's applies on the field
+    assert derived("\te2:SetCondition(s.con)\n") is scriptmodel.UNKNOWN
+
+
+def test_an_atk_gain_for_each_card_a_count_picks():
+    # "This card gains 1000 ATK for each Normal Monster in your GY" (Exodius's EDOPro s.atkval)
+    def derived(count):
+        script = luascan.scan(("local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e4=Effect.CreateEffect(c)\n"
+                               "\te4:SetType(EFFECT_TYPE_SINGLE)\n\te4:SetProperty(EFFECT_FLAG_SINGLE_RANGE)\n"
+                               "\te4:SetRange(LOCATION_MZONE)\n\te4:SetCode(EFFECT_UPDATE_ATTACK)\n\te4:SetValue(s.atkval)\n"
+                               f"\tc:RegisterEffect(e4)\nend\nfunction s.atkval(e,c)\n\treturn {count}\nend\n").encode(), "c9.lua")
+        got = scriptmodel.continuous(script.never_activated[0], script.functions)
+        return got if got is scriptmodel.UNKNOWN else got.value["apply"].get("amount")
+    assert derived("Duel.GetMatchingGroupCount(Card.IsType,c:GetControler(),LOCATION_GRAVE,0,nil,TYPE_NORMAL)*1000") == \
+        {"per": 1000, "count": {"side": "yours", "cards": "graveyard", "card_kind": "monster:normal"}}
+    assert derived("Duel.GetMatchingGroupCount(Card.IsRace,e:GetHandlerPlayer(),0,LOCATION_MZONE,nil,RACE_DRAGON)*300") == \
+        {"per": 300, "count": {"side": "opponent", "monster_type": "dragon"}}
+    assert derived("Duel.GetMatchingGroupCount(Card.IsFaceup,c:GetControler(),LOCATION_MZONE,LOCATION_MZONE,nil)*100") == \
+        {"per": 100, "count": {"side": "both", "filter": "face_up"}}
+    # what no selector says: any monster (TYPE_MONSTER), two places at once, the other player's count
+    for count in ("Duel.GetMatchingGroupCount(Card.IsType,c:GetControler(),LOCATION_GRAVE,0,nil,TYPE_MONSTER)*100",
+                  "Duel.GetMatchingGroupCount(Card.IsType,c:GetControler(),LOCATION_GRAVE+LOCATION_REMOVED,0,nil,TYPE_NORMAL)*100",
+                  "Duel.GetMatchingGroupCount(Card.IsFaceup,e:GetOwnerPlayer(),LOCATION_MZONE,0,nil)*100"):
+        assert derived(count) is scriptmodel.UNKNOWN
+
+
 def test_a_summoning_condition_that_refuses_every_special_summon():
     # "Cannot be Special Summoned." (Ancient Gear Golem's EDOPro script: EFFECT_SPSUMMON_CONDITION on
     # the card itself, with no value or aux.FALSE); a value function lets some Summons through

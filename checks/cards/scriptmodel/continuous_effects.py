@@ -30,6 +30,7 @@ REDIRECT_CODES = {"EFFECT_TO_GRAVE_REDIRECT": "graveyard_redirect",
 CONTINUOUS.update(REDIRECT_CODES)
 # "cannot Special Summon" on players: read by _summon_lock; listed so that one it cannot read is unknown
 CONTINUOUS["EFFECT_CANNOT_SPECIAL_SUMMON"] = "lock_special_summon"
+CONTINUOUS["EFFECT_ADD_ATTRIBUTE"] = "add_attribute"   # read by _added_attribute
 REDIRECT_TO = {K.LOCATION["LOCATION_REMOVED"]: "banished", K.LOCATION["LOCATION_DECKSHF"]: "deck"}
 
 
@@ -41,6 +42,8 @@ def continuous(decl, functions, equip_spell=False):
     text = code.text.strip() if code else ""
     if text == "EFFECT_CANNOT_SPECIAL_SUMMON":
         return _summon_lock(decl)
+    if text == "EFFECT_ADD_ATTRIBUTE":
+        return _added_attribute(decl)
     if text not in CONTINUOUS:
         return UNKNOWN
     if text in REDIRECT_CODES:
@@ -74,8 +77,11 @@ def continuous(decl, functions, equip_spell=False):
             return UNKNOWN
     if CONTINUOUS[text] in ("atk_modifier", "def_modifier"):
         per = _per_counter(value, functions) if value is not None and typ & K.ET["SINGLE"] else None
+        counted = _per_card(value, functions) if value is not None and typ & K.ET["SINGLE"] else None
         if per is not None:   # "This card gains 500 ATK for each counter on it"
             e["apply"].update(amount=per, per="counter")
+        elif counted is not None:   # "This card gains 1000 ATK for each Normal Monster in your GY"
+            e["apply"]["amount"] = counted
         elif value is None or value.value is None:
             return UNKNOWN
         else:
@@ -132,6 +138,22 @@ def _summon_lock(decl):
         return UNKNOWN   # its controller only ("you cannot Special Summon"): the model's locks name both or the opponent
     apply = {"do": "lock_special_summon", **({"player": player} if player != "both" else {})}
     return Derived({"kind": "continuous", "apply": apply}, decl.line)
+
+
+def _added_attribute(decl):
+    """"While this card is face-up on the field its Attribute is also treated as DARK"
+    (`add_attribute`), or UNKNOWN: a SINGLE effect in the Monster Zone (EFFECT_FLAG_SINGLE_RANGE,
+    LOCATION_MZONE) with one Attribute constant as its value and no condition (the model's
+    add_attribute takes none), not EFFECT_FLAG_CANNOT_DISABLE (it would apply while its effects
+    are negated, where GEN-18 stops it)."""
+    typ, props, rng = decl.get("Type") or 0, decl.get("Property") or 0, decl.get("Range")
+    value = decl.settings.get("Value")
+    m = re.fullmatch(r"\s*ATTRIBUTE_(EARTH|WATER|FIRE|WIND|LIGHT|DARK|DIVINE)\s*", value.text) if value else None
+    if typ != K.ET["SINGLE"] or not props & K.EFFECT_FLAG["EFFECT_FLAG_SINGLE_RANGE"] \
+            or props & K.EFFECT_FLAG["EFFECT_FLAG_CANNOT_DISABLE"] or rng != K.LOCATION["LOCATION_MZONE"] \
+            or decl.settings.get("Condition") is not None or m is None:
+        return UNKNOWN
+    return Derived({"kind": "continuous", "apply": {"do": "add_attribute", "attribute": m.group(1)}}, decl.line)
 
 
 def _redirect(decl, functions, kind):
@@ -213,3 +235,35 @@ def _per_counter(value, functions) -> int | None:
     m = re.fullmatch(r"\s*\(\s*\w+\s*,\s*(\w+)\s*\)\s*return\s+(\w+)\s*:\s*GetCounter\s*\([^()]*\)\s*\*\s*(\d+)\s*(?:end\s*)?",
                      body, re.S)
     return int(m.group(3)) if m and m.group(1) == m.group(2) else None
+
+
+# what a count's filter function states, as selector keys: one Type of the engine's (TYPE_NORMAL:
+# a Normal Monster), Type (race) or Attribute; "face-up" on the field; nothing (every card there)
+COUNT_FILTERS = {"Card.IsType": lambda a: {"TYPE_NORMAL": {"card_kind": "monster:normal"}}.get(a),
+                 "Card.IsRace": lambda a: {"monster_type": K.MONSTER_TYPES[a]} if a in K.MONSTER_TYPES else None,
+                 "Card.IsAttribute": lambda a: {"attribute": a[len("ATTRIBUTE_"):]}
+                 if a and a.startswith("ATTRIBUTE_") and a[len("ATTRIBUTE_"):] in K.ATTRIBUTES.values() else None,
+                 "Card.IsFaceup": lambda a: {"filter": "face_up"} if a is None else None,
+                 "aux.TRUE": lambda a: {} if a is None else None, "nil": lambda a: {} if a is None else None}
+
+
+def _per_card(value, functions) -> dict | None:
+    """The amount of a value function `return Duel.GetMatchingGroupCount(F,P,L1,L2,nil[,A])*N`, P
+    its own card's controller (`c:GetControler()`, `e:GetHandlerPlayer()`), as `{"per": N, "count":
+    SELECT}` ("This card gains 1000 ATK for each Normal Monster in your GY": Exodius's s.atkval), or
+    None: a filter COUNT_FILTERS does not read, or a place other than one Monster Zone or Graveyard."""
+    body = functions.get(value.text.strip(), ("", 0))[0]
+    m = re.fullmatch(r"\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)\s*return\s+Duel\s*\.\s*GetMatchingGroupCount\s*\(\s*([\w.]+)\s*,"
+                     r"\s*(\w+)\s*:\s*(GetControler|GetHandlerPlayer)\s*\(\s*\)\s*,\s*(\w+)\s*,\s*(\w+)\s*,\s*nil\s*"
+                     r"(?:,\s*(\w+)\s*)?\)\s*\*\s*(\d+)\s*(?:end\s*)?", body, re.S)
+    if m is None or m.group(4) != {"GetControler": m.group(2), "GetHandlerPlayer": m.group(1)}[m.group(5)]:
+        return None
+    where = _side(m.group(6), m.group(7))
+    keys = COUNT_FILTERS.get(m.group(3), lambda a: None)(m.group(8))
+    if where is None or where[0] not in ("graveyard", "monster_zone") or keys is None or int(m.group(9)) == 0:
+        return None
+    if where[0] == "graveyard":
+        if "filter" in keys:
+            return None   # a card in the Graveyard is face-up anyway; the format refuses the filter there
+        keys = {"cards": "graveyard", **keys}
+    return {"per": int(m.group(9)), "count": {"side": where[1], **keys}}
