@@ -5,7 +5,8 @@ from .. import vocab
 from ..state import NONE
 from .base import Update, part, rule, table_rule
 from .chain import is_trigger
-from .effects import continuous_applies, equip_grants
+from .effects import continuous_applies
+from .equips import equip_grants
 
 PRIORITY = 20   # update priority (lower wins): after the Chain, before damage calculation
 

@@ -7,7 +7,8 @@ from ..state import CALC_DONE, CALC_PENDING, CALC_SKIPPED, NONE
 from .base import Update, once, part, provides, rule
 from .battle import chain_end
 from .chain import closing
-from .effects import continuous_applies, counter_instead, equip_grants, player_protected, shown_stat
+from .effects import continuous_applies, counter_instead, player_protected, shown_stat
+from .equips import equip_grants
 from .resolution import lp_delta
 
 PRIORITY = 30   # update priority (lower wins): before the resolutions: AB-1 keeps a destroyed monster's ATK/DEF (resolution.py)
@@ -171,7 +172,7 @@ def lasting(ctx, dmg, st):
 
 def modify(ctx, dmg, a, t, post, pre, present):
     """Battle damage modifiers of the two battling monsters (BD-1 order, else attacker first): each
-    monster's own, else the one an Equip Card equipped to it gives it (effects.equip_grants); read
+    monster's own, else the one an Equip Card equipped to it gives it (equips.equip_grants); read
     in `post`, where the calculation reads ATK, their battle marks in `pre`; a monster's applies
     while it is `present` for the calculation."""
     S = ctx.S

@@ -17,18 +17,18 @@ from .effects import (
     continuous_applies,
     continuous_condition,
     counters_on,
-    equippable,
     locks_player,
     monster_effects_negated,
     picks,
     position_locks,
-    redirecting,
     slot,
     source_live,
     summon_barred,
     summons_named,
     unsummonable,
 )
+from .equips import equippable
+from .redirects import redirecting
 from .resolution import destroyable_by_effect, destroyed_after_calc
 
 

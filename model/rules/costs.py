@@ -5,7 +5,8 @@ import z3
 from .. import vocab
 from ..state import NONE
 from .base import Update, part, rule
-from .effects import graveyard_barred, slot, target_fits
+from .effects import slot, target_fits
+from .redirects import graveyard_barred
 from .resolution import PRIORITY as RESOLUTION
 
 MZ, GY, BAN, HAND = (vocab.L[n] for n in ("monster_zone", "graveyard", "banished", "hand"))

@@ -645,36 +645,6 @@ def activation_pending(ctx, j, st):
          for k in range(vocab.MAX_CHAIN)]))
 
 
-# --- where a card goes instead (GEN-18: continuous.py moves it; costs.py, ocg.py read these) -----
-def redirecting(ctx, kind, st):
-    """(card j, slot s, term) for each continuous slot of `kind` (a vocab.REDIRECTS kind, or
-    destroy_replace) that applies in `st`, once its card's activation has resolved (a Continuous
-    Trap's "any card sent to the GY is banished instead" applies after its activation resolves,
-    as a position lock does)."""
-    return once(ctx, ("redirecting", kind, st.prefix), lambda: [
-        (j, s, z3.And(t, z3.Not(activation_pending(ctx, j, st)))) for j, s, t in applying(ctx, kind, st)])
-
-
-def graveyard_barred(ctx, card, st):
-    """A redirect keeps `card` (a term) from the Graveyard in `st`: an "any card sent to the GY is
-    banished instead" applies, or its own "if this face-up card would leave the field, banish it
-    instead" (it is face-up on the field). A cost that sends it to the Graveyard cannot be paid
-    (GEN-16: "send this card to the GY"; "discard this card" can, and it is banished instead)."""
-    every = [t for _, _, t in redirecting(ctx, "graveyard_redirect", st)]
-    own = [z3.And(t, card == j) for j, _, t in redirecting(ctx, "leave_field_redirect", st)]
-    return z3.Or(every + own) if every + own else z3.BoolVal(False)
-
-
-def replaceable_by(ctx, card, other, st):
-    """`card`'s "If this card would be destroyed, you can destroy another ... instead" (destroy_replace)
-    applies in `st` and its `instead` selector (the continuous slot's selector, seen from its
-    controller) picks `other` (both terms): the play's `replace card with other` (D3-7)."""
-    facts = card_state(ctx, other, st)
-    terms = [z3.And(t, card == j, picks(ctx, ctx.S.ctrl(j), "continuous", s, other, facts, j))
-             for j, s, t in redirecting(ctx, "destroy_replace", st)]
-    return z3.Or(terms) if terms else z3.BoolVal(False)
-
-
 def position_locks(ctx, card, st):
     """(to Attack Position, to Defense Position, cannot be changed): the position_lock effects
     that apply to `card` in `st` ("Change all face-up Level 4 or higher monsters to Defense
@@ -692,36 +662,3 @@ def _position_locks(ctx, card, st):
         out[1].append(z3.And(on, S.cont_position(s) == vocab.POSITIONS.index("defense")))
         out[2].append(z3.And(on, S.cont_fixed(s) == 1))
     return tuple(z3.Or(ts) if ts else z3.BoolVal(False) for ts in out)
-
-
-# --- Equip Cards (GEN-20) ------------------------------------------------------------------------
-def equippable(ctx, card, st):
-    """`card` (a term) can be equipped with an Equip Card in `st`: a face-up monster in the Monster
-    Zone ("Equip Cards are equipped to a face-up monster on the field"; an Equip Card whose monster
-    is no longer one is destroyed: GEN-20)."""
-    if isinstance(card, int):
-        return z3.And(st.loc[card] == MZ, st.faceup[card])
-    return z3.And(ctx.monster_in_zone(card, st), ctx.sel(st.faceup, card, z3.BoolVal(False)))
-
-
-def equip_grants(ctx, card, st):
-    """(extra attacks, the "Tyrant Wing" restriction, a battle damage modifier) that the Equip Cards
-    equipped to `card` give it in `st`: an Equip Card's card-level `extra_attacks`,
-    `attack_restriction` and `battle_damage_modifier` are its equipped monster's ("it can make up
-    to 2 attacks on monsters"; "battle damage you take from battles involving the equipped monster
-    is also inflicted to your opponent"), while its effects apply (GEN-18: face-up on the field, not
-    negated). Of several modifiers, the first card's (the sources give no order)."""
-    return once(ctx, ("equip_grants", card, st.prefix), lambda: _equip_grants(ctx, card, st))
-
-
-def _equip_grants(ctx, card, st):
-    S = ctx.S
-    if not ctx.ncards:
-        return z3.IntVal(0), z3.BoolVal(False), z3.IntVal(0)
-    gate, negated = ctx.grant("continuous_effects"), monster_effects_negated(ctx, st)
-    on = [z3.And(gate, st.equip[j] != NONE, st.equip[j] == card, source_live(ctx, j, st, negated)) for j in ctx.cards]
-    modifier = z3.IntVal(0)
-    for j, t in reversed(list(zip(ctx.cards, on))):
-        modifier = z3.If(z3.And(t, S.bd_mod(j) != 0), S.bd_mod(j), modifier)
-    return (z3.Sum([z3.If(t, S.extra_attacks(j), 0) for j, t in zip(ctx.cards, on)]),
-            z3.Or([z3.And(t, S.tyrant_wing(j)) for j, t in zip(ctx.cards, on)]), modifier)

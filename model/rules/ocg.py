@@ -10,7 +10,7 @@ from .activation import event_trigger
 from .base import Update, part, rule, table_rule
 from .battle import chain_end
 from .calc import battler_gone
-from .effects import replaceable_by
+from .redirects import replaceable_by
 
 PRIORITY = 40   # update priority (lower wins): before the resolutions: D2-5 flips the target back (resolution.py)
 

@@ -16,7 +16,6 @@ from .effects import (
     continuous_applies,
     counters_on,
     effects_negated,
-    equippable,
     filter_fits_card,
     locks_player,
     on_named,
@@ -28,6 +27,7 @@ from .effects import (
     times,
     unsummonable,
 )
+from .equips import equippable
 
 # after the rule sets' own updates that override a result (AB-1, D2-5: calc, ocg), before the
 # triggers that read it (triggers.py)
