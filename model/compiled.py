@@ -341,7 +341,7 @@ class Program:
 
 
 def program(rel, kinds=tuple(range(len(ACTIONS)))) -> Program:
-    """The terms of relation `rel` with every rule literal true, simplified per action kind and
+    """The terms of relation `rel` with every rule literal true (a removed rule's false), simplified per action kind and
     collected as operations (see the module's docstring). A kind None is the terms with the
     action kind left a variable (A[0]): one function for every kind."""
     ctx = rel.ctx
@@ -351,7 +351,8 @@ def program(rel, kinds=tuple(range(len(ACTIONS)))) -> Program:
     consts = ["turn", "turn_player"]
     for name, var in zip(consts, (ctx.S.turn, ctx.S.tp)):
         leaves[var.decl().name()] = f"C.get({name!r}, 0)"
-    true = [(lit, z3.BoolVal(True)) for lit in list(rel.lits.values()) + list(rel.rlits.values())]
+    true = [(lit, z3.BoolVal(True)) for lit in list(rel.lits.values()) + list(rel.rlits.values())] \
+        + [(lit, z3.BoolVal(False)) for lit in rel.off.values()]
     # definitions: F(a) == t pairs; F is then read from the table D the pairs fill
     pairs = []
     for rid, term in rel.definitions:

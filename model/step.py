@@ -23,18 +23,16 @@ from .state import State
 FORMAT = 6   # bump when the cached relation's shape changes
 
 
-class StepRelation:
-    def __init__(self, ruleset: rulesets.RuleSet, ncards: int, neffects: int, without: frozenset = frozenset(),
-                 nwatched: int = 0):
+class RuleTerms:
+    """Every rule's terms for one rule set and size, each gated by its rule's literal, as the rules
+    build them: the expensive part of a relation (seconds of Python building z3 terms). The
+    relations of one size share them: one without a rule (`ablate` removes each in turn) switches
+    that rule's literal off instead of building every other rule's terms again."""
+
+    def __init__(self, ruleset: rulesets.RuleSet, ncards: int, neffects: int, nwatched: int = 0):
         self.ruleset = ruleset
-        # for the concrete checks (check.Run): (variable id, value) and a static's (name, arg,
-        # value) -> its equation; ("pre" | "act", layout name) -> the variable's z3 name
-        self.equalities, self.symbol_names = {}, {}
         self.ctx = ctx = Ctx(ruleset, ncards, neffects, nwatched)
-        ids = [r for r in ruleset.rules if r not in without]
-        self.lits = {rid: z3.Bool(f"rule:{rid}") for rid in ids}
-        # restrictions have literals of their own, so that each can be tested alone
-        self.rlits = {rid: z3.Bool(f"restrict:{rid}") for rid in ids}
+        self.lits = {rid: z3.Bool(f"rule:{rid}") for rid in ruleset.rules}
         ctx._lits = self.lits
         parts = [r for r in RULES if r.id in self.lits]
         for r in parts:
@@ -46,29 +44,48 @@ class StepRelation:
         for rid, gate, term in t_grants:
             if rid in self.lits:
                 ctx.add_grant(gate, z3.And(self.lits[rid], term))
+        # (rule ID, restriction term) in order (a rule may have several parts)
+        self.restrictions = [(r.id, r.build(ctx)) for r in parts if r.shape == "restriction"]
+        self.restrictions += [(rid, term) for rid, term in t_restr if rid in self.lits]
+        self.definitions = [(r.id, r.build(ctx)) for r in parts if r.shape == "definition"]
+        # update priority is declared on the rules (lower wins; ties by module and line), so the
+        # order the rule modules are imported in changes nothing; the tables' rows come first
+        self.updates = [(rid, u) for rid, u in t_updates if rid in self.lits]
+        ordered = sorted((r for r in parts if r.shape == "update"), key=lambda r: (r.priority, r.family, r.line))
+        self.updates += [(r.id, u) for r in ordered for u in r.build(ctx)]
+
+
+class StepRelation:
+    def __init__(self, ruleset: rulesets.RuleSet, ncards: int, neffects: int, without: frozenset = frozenset(),
+                 nwatched: int = 0, terms: RuleTerms | None = None):
+        terms = terms or RuleTerms(ruleset, ncards, neffects, nwatched)
+        self.ruleset = ruleset
+        # for the concrete checks (check.Run): (variable id, value) and a static's (name, arg,
+        # value) -> its equation; ("pre" | "act", layout name) -> the variable's z3 name
+        self.equalities, self.symbol_names = {}, {}
+        self.ctx = ctx = terms.ctx
+        self.lits = {rid: lit for rid, lit in terms.lits.items() if rid not in without}
+        # restrictions have literals of their own, so that each can be tested alone
+        self.rlits = {rid: z3.Bool(f"restrict:{rid}") for rid in self.lits}
+        # a removed rule's literal is false: its grants and updates, and what other rules say
+        # only while it holds (ctx.lit), are off
+        self.off = {rid: lit for rid, lit in terms.lits.items() if rid in without}
 
         # rule ID -> restriction terms (a rule may have several parts)
         self.restrictions: dict[str, list[z3.BoolRef]] = {}
-        for r in parts:
-            if r.shape == "restriction":
-                self.restrictions.setdefault(r.id, []).append(r.build(ctx))
-        for rid, term in t_restr:
+        for rid, term in terms.restrictions:
             if rid in self.lits:
                 self.restrictions.setdefault(rid, []).append(term)
-        self.definitions = [(r.id, r.build(ctx)) for r in parts if r.shape == "definition"]
+        self.definitions = [(rid, term) for rid, term in terms.definitions if rid in self.lits]
         self.absent = [r.absent(ctx) for r in RULES
                        if r.absent and r.id not in self.lits and r.id in ruleset.rules + tuple(without)]
-
-        # update priority is declared on the rules (lower wins; ties by module and line), so the
-        # order the rule modules are imported in changes nothing; the tables' rows come first
-        updates = [(rid, u) for rid, u in t_updates if rid in self.lits]
-        ordered = sorted((r for r in parts if r.shape == "update"), key=lambda r: (r.priority, r.family, r.line))
-        updates += [(r.id, u) for r in ordered for u in r.build(ctx)]
-        self.transition = self._transition(updates)
+        self.transition = self._transition([(rid, u) for rid, u in terms.updates if rid in self.lits])
 
         self.solver = z3.Solver()
-        for rid, terms in self.restrictions.items():
-            for term in terms:
+        for lit in self.off.values():
+            self.solver.add(z3.Not(lit))
+        for rid, parts in self.restrictions.items():
+            for term in parts:
                 self.solver.add(z3.Implies(self.rlits[rid], term))
         for rid, term in self.definitions:
             self.solver.add(z3.Implies(self.lits[rid], term))
@@ -307,7 +324,14 @@ RELATIONS_IN_MEMORY = 4
 @lru_cache(maxsize=RELATIONS_IN_MEMORY)
 def relation(name: str, ncards: int, neffects: int, without: frozenset = frozenset(),
              nwatched: int = 0) -> StepRelation:
-    return StepRelation(rulesets.load(name), bucket(ncards), bucket(neffects), without, nwatched)
+    ncards, neffects = bucket(ncards), bucket(neffects)
+    return StepRelation(rulesets.load(name), ncards, neffects, without, nwatched,
+                        rule_terms(name, ncards, neffects, nwatched))
+
+
+@lru_cache(maxsize=RELATIONS_IN_MEMORY)
+def rule_terms(name: str, ncards: int, neffects: int, nwatched: int = 0) -> RuleTerms:
+    return RuleTerms(rulesets.load(name), ncards, neffects, nwatched)
 
 
 class LoadedRelation:
@@ -322,6 +346,7 @@ class LoadedRelation:
         self.ctx = ctx = Ctx(ruleset, ncards, neffects, nwatched)
         self.lits = {rid: z3.Bool(f"rule:{rid}") for rid in data["lits"]}
         self.rlits = {rid: z3.Bool(f"restrict:{rid}") for rid in data["lits"]}
+        self.off = {}   # the cache holds only relations with every rule
         ctx._lits = self.lits
         self.restrictions = {rid: None for rid in data["restrictions"]}   # the IDs, in order
         self.key = (ruleset.name, ncards, neffects, nwatched)

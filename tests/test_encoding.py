@@ -1,4 +1,6 @@
 """Unit tests of the encoding: the rule sets, the step relation, the tables."""
+import dataclasses
+
 import pytest
 import z3
 from conftest import FIXTURES
@@ -8,7 +10,7 @@ from ygo_timing.inputs.play import load
 from ygo_timing.model import rulesets, vocab
 from ygo_timing.model.rules import RULES
 from ygo_timing.model.rules.chain import speed_term
-from ygo_timing.model.step import relation
+from ygo_timing.model.step import StepRelation, relation
 
 
 @pytest.mark.parametrize("name", rulesets.NAMES)
@@ -48,6 +50,28 @@ def test_spell_speed_table_ch4(kind, effect, speed):
     s.add(S.inst(0) == 0, S.ckind(0) == vocab.K[kind], S.ekind(0) == vocab.EK[effect])
     s.add(speed_term(rel.ctx, z3.IntVal(0)) != speed)
     assert s.check() == z3.unsat
+
+
+# GEN-13 is read by another rule's term (ctx.lit), DC-4 gates an update of damage calculation,
+# DS-2 says what holds in its absence (its `absent` default)
+@pytest.mark.parametrize("rid", ["GEN-13", "DC-4", "DS-2"])
+def test_a_relation_without_a_rule_switches_its_literal_off(rid):
+    """A relation without a rule shares the other rules' terms (model.step.RuleTerms) and holds
+    the removed rule's literal false: every restriction, update, definition and absent default
+    is, for every state, action and statics, the term built by a rule set that lacks the rule."""
+    rs = rulesets.load("ocg")
+    shared = StepRelation(rs, 1, 1, frozenset([rid]))
+    built = StepRelation(dataclasses.replace(rs, rules=tuple(r for r in rs.rules if r != rid)), 1, 1, frozenset([rid]))
+    assert list(shared.off) == [rid] and not built.off and list(shared.restrictions) == list(built.restrictions)
+    off = [(lit, z3.BoolVal(False)) for lit in shared.off.values()]
+    pairs = [(z3.And(shared.restrictions[k]), z3.And(built.restrictions[k])) for k in shared.restrictions]
+    pairs += [(a.arg(1), b.arg(1)) for a, b in zip(shared.transition, built.transition, strict=True)]
+    pairs += [(a, b) for (_, a), (_, b) in zip(shared.definitions, built.definitions, strict=True)]
+    pairs += list(zip(shared.absent, built.absent, strict=True))
+    s = z3.Solver()
+    s.add(z3.Or([z3.substitute(a, *off) != b for a, b in pairs]))
+    assert s.check() == z3.unsat
+    assert any(a.eq(z3.Not(shared.off[rid])) for a in shared.solver.assertions())
 
 
 def play_run(path):

@@ -295,7 +295,7 @@ def reading_ch_5(text, cards, name="tcg"):
     rs, n, m = _sized(name, text, cards)
     rel = StepRelation(rs, n, m, without=frozenset({"CH-4"}))
     ctx, S = rel.ctx, rel.ctx.S
-    lit = z3.Bool("rule:CH-4")
+    lit = z3.Bool("reading:CH-4")   # not `rule:CH-4`: the relation without CH-4 holds that one false
     rel.lits["CH-4"] = lit
 
     def s1(e):   # S1 69: Continuous effects listed under Spell Speed 1

@@ -56,7 +56,8 @@ def inline(rel, statics):
             body = z3.If(x == i, v, body)
         funs.append((f, body))
     speed = (S.speed, speed_term(rel.ctx, z3.Var(0, z3.IntSort())))
-    lits = [(lit, z3.BoolVal(True)) for lit in list(rel.lits.values()) + list(rel.rlits.values())]
+    lits = [(lit, z3.BoolVal(True)) for lit in list(rel.lits.values()) + list(rel.rlits.values())] \
+        + [(lit, z3.BoolVal(False)) for lit in rel.off.values()]
 
     def sub(t):
         t = z3.substitute_funs(t, speed)
