@@ -341,9 +341,9 @@ class Program:
 
 
 def program(rel, kinds=tuple(range(len(ACTIONS)))) -> Program:
-    """The terms of relation `rel` with every rule literal true (a removed rule's false), simplified per action kind and
-    collected as operations (see the module's docstring). A kind None is the terms with the
-    action kind left a variable (A[0]): one function for every kind."""
+    """The terms of relation `rel` with its rule literals set (`literal_values`), simplified per
+    action kind and collected as operations (see the module's docstring). A kind None is the terms
+    with the action kind left a variable (A[0]): one function for every kind."""
     ctx = rel.ctx
     pre, act, post = ctx.pre.fields(), ctx.act.fields(), ctx.post.fields()
     leaves = {v.decl().name(): f"P[{i}]" for i, (_, v) in enumerate(pre)}
@@ -351,8 +351,6 @@ def program(rel, kinds=tuple(range(len(ACTIONS)))) -> Program:
     consts = ["turn", "turn_player"]
     for name, var in zip(consts, (ctx.S.turn, ctx.S.tp)):
         leaves[var.decl().name()] = f"C.get({name!r}, 0)"
-    true = [(lit, z3.BoolVal(True)) for lit in list(rel.lits.values()) + list(rel.rlits.values())] \
-        + [(lit, z3.BoolVal(False)) for lit in rel.off.values()]
     # definitions: F(a) == t pairs; F is then read from the table D the pairs fill
     pairs = []
     for rid, term in rel.definitions:
@@ -378,7 +376,7 @@ def program(rel, kinds=tuple(range(len(ACTIONS)))) -> Program:
     # simplified alone, but for the order of commutative arguments (z3 sorts them by node id)
     terms = [t for _, arg, value in pairs for t in (arg, value)] + [eq.arg(1) for eq in rel.transition] \
         + restriction_terms
-    bare = _substitute_all(_bundle(terms), true)
+    bare = _substitute_all(_bundle(terms), literal_values(rel))
 
     for kind in kinds:
         simple = iter(z3.simplify(bare if kind is None else _substitute(bare, ctx.act.kind, z3.IntVal(kind)))
@@ -407,6 +405,13 @@ def program(rel, kinds=tuple(range(len(ACTIONS)))) -> Program:
         oks = [em.value(t) for t in simple]
         steps.append(StepFunction(kind, em, [done[n] for n in post_names], oks))
     return Program(statics, steps, sorted(defined), rule_ids, consts)
+
+
+def literal_values(rel) -> list:
+    """(literal, value) for the terms of relation `rel` as a check takes them: each rule's and each
+    restriction's literal true, a removed rule's false (step.StepRelation.off)."""
+    return [(lit, z3.BoolVal(True)) for lit in list(rel.lits.values()) + list(rel.rlits.values())] \
+        + [(lit, z3.BoolVal(False)) for lit in rel.off.values()]
 
 
 def generate(rel) -> str:

@@ -59,6 +59,8 @@ class StepRelation:
     def __init__(self, ruleset: rulesets.RuleSet, ncards: int, neffects: int, without: frozenset = frozenset(),
                  nwatched: int = 0, terms: RuleTerms | None = None):
         terms = terms or RuleTerms(ruleset, ncards, neffects, nwatched)
+        assert (terms.ruleset, terms.ctx.ncards, terms.ctx.neffects, terms.ctx.nwatched) == \
+            (ruleset, ncards, neffects, nwatched), "rule terms of another rule set or size"
         self.ruleset = ruleset
         # for the concrete checks (check.Run): (variable id, value) and a static's (name, arg,
         # value) -> its equation; ("pre" | "act", layout name) -> the variable's z3 name

@@ -7,7 +7,7 @@ from conftest import FIXTURES
 from ygo_timing.cards import catalogue
 from ygo_timing.checking.run import Run
 from ygo_timing.inputs.play import load
-from ygo_timing.model import rulesets, vocab
+from ygo_timing.model import compiled, rulesets, vocab
 from ygo_timing.model.rules import RULES
 from ygo_timing.model.rules.chain import speed_term
 from ygo_timing.model.step import StepRelation, relation
@@ -72,6 +72,9 @@ def test_a_relation_without_a_rule_switches_its_literal_off(rid):
     s.add(z3.Or([z3.substitute(a, *off) != b for a, b in pairs]))
     assert s.check() == z3.unsat
     assert any(a.eq(z3.Not(shared.off[rid])) for a in shared.solver.assertions())
+    # and the compiled relation takes it false too: a literal left in its terms is no leaf it can
+    # read, and the relation would fall back to the solver for every step (slow, and unnoticed)
+    assert compiled.evaluator("ocg", 1, 1, frozenset([rid])) is not None
 
 
 def play_run(path):

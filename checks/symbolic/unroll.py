@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import z3
 from ygo_timing.checking.facts import py_value
 from ygo_timing.model import vocab
+from ygo_timing.model.compiled import literal_values
 from ygo_timing.model.state import CL, NONE, A
 
 # Actions the searches try. `next` closes a window (the same as two passes with an empty
@@ -56,8 +57,7 @@ def inline(rel, statics):
             body = z3.If(x == i, v, body)
         funs.append((f, body))
     speed = (S.speed, speed_term(rel.ctx, z3.Var(0, z3.IntSort())))
-    lits = [(lit, z3.BoolVal(True)) for lit in list(rel.lits.values()) + list(rel.rlits.values())] \
-        + [(lit, z3.BoolVal(False)) for lit in rel.off.values()]
+    lits = literal_values(rel)
 
     def sub(t):
         t = z3.substitute_funs(t, speed)
