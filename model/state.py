@@ -265,4 +265,5 @@ class Statics:
 
 ATOM_FIELDS = ("quantity", "of", "cmp", "value", "than_quantity", "than_of")
 SELECT_FIELDS = ("side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype",
-                 "cards", "special_summoned", "name", "not_attribute", "summoned_this_turn", "card_kind")
+                 "cards", "special_summoned", "name", "not_attribute", "summoned_this_turn", "card_kind",
+                 "card_type")

@@ -147,6 +147,10 @@ GOOD = [
     dict(kind="continuous", apply={"do": "atk_modifier", "amount": {"per": 1000, "count": {
         "cards": "graveyard", "side": "yours", "card_kind": "monster:normal"}}}),
     dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "spells_traps", "card_kind": "trap:continuous"}}]),
+    # "gains 100 ATK for each monster in your GY"; "destroy all Trap Cards on the field"
+    dict(kind="continuous", apply={"do": "atk_modifier", "amount": {"per": 100, "count": {
+        "cards": "graveyard", "side": "yours", "card_type": "monster"}}}),
+    dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "spells_traps", "card_type": "trap"}}]),
     dict(kind="continuous", apply={"do": "add_attribute", "attribute": "DARK"}),   # Light and Darkness Dragon
     dict(kind="continuous", apply={"do": "remove_counter_instead", "amount": 1}),
     dict(kind="continuous", condition={"quantity": "yours", "of": "attacker", "value": False},   # Spacegate
@@ -289,6 +293,15 @@ BAD = [
      "would pick no card ever"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "spells_traps", "card_kind": "monster:normal"}}]),
      "would pick no card ever"),
+    (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "spells_traps", "card_type": "monster"}}]),
+     "would pick no card ever"),
+    (dict(operations=[{"do": "destroy", "on": "all", "select": {"card_type": "monster"}}]),
+     "a Monster Zone selector picks monsters only"),
+    (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "graveyard", "card_type": "monster",
+                                                               "card_kind": "monster:normal"}}]),
+     "a card kind says its type"),
+    (dict(kind="continuous", apply={"do": "atk_modifier", "amount": {"per": 100, "count": {
+        "cards": "graveyard", "card_type": "monsters"}}}), "did you mean 'monster'"),
     (dict(kind="continuous", apply={"do": "add_attribute"}), "missing required key 'attribute'"),
     (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 100, "attribute": "dark"}),
      "'attribute' (the Attribute its card also has) goes with add_attribute"),
@@ -592,14 +605,14 @@ def kinds_used(card):
 
 def select_kinds(selects):
     """The selector values a card's selectors use beyond picking every monster ("cards", "special_summoned",
-    "summoned_this_turn", "card_kind")."""
+    "summoned_this_turn", "card_kind", "card_type")."""
     return ({("select", f"cards:{s.cards}") for s in selects if s.cards != "monsters"} |
             {("select", key) for s in selects for key in SUMMON_KEYS if getattr(s, key)} |
-            {("select", "card_kind") for s in selects if s.card_kind is not None})
+            {("select", key) for s in selects for key in ("card_kind", "card_type") if getattr(s, key) is not None})
 
 
 SELECT_KINDS = ({("select", f"cards:{c}") for c in vocab.SELECT_CARDS[1:]} | {("select", key) for key in SUMMON_KEYS} |
-                {("select", "card_kind")})
+                {("select", "card_kind"), ("select", "card_type")})
 # an effect's `choose` (GEN-22): each place, each side, each count, "you can" (min 0) and the default
 # (as many as it says), a choice the activation needs, and operations on the cards chosen
 CHOOSE_KINDS = ({("choose_from", p) for p in vocab.CHOOSE_FROM} | {("choose_side", s) for s in vocab.CHOOSE_SIDES} |

@@ -122,8 +122,17 @@ def test_an_atk_gain_for_each_card_a_count_picks():
         {"per": 300, "count": {"side": "opponent", "monster_type": "dragon"}}
     assert derived("Duel.GetMatchingGroupCount(Card.IsFaceup,c:GetControler(),LOCATION_MZONE,LOCATION_MZONE,nil)*100") == \
         {"per": 100, "count": {"side": "both", "filter": "face_up"}}
-    # what no selector says: any monster (TYPE_MONSTER), two places at once, the other player's count
-    for count in ("Duel.GetMatchingGroupCount(Card.IsType,c:GetControler(),LOCATION_GRAVE,0,nil,TYPE_MONSTER)*100",
+    # any monster, Spell or Trap in the GY (a card type); on the field every card in a Monster Zone is a monster
+    assert derived("Duel.GetMatchingGroupCount(Card.IsType,c:GetControler(),LOCATION_GRAVE,0,nil,TYPE_MONSTER)*100") == \
+        {"per": 100, "count": {"side": "yours", "cards": "graveyard", "card_type": "monster"}}
+    assert derived("Duel.GetMatchingGroupCount(Card.IsType,c:GetControler(),0,LOCATION_GRAVE,nil,TYPE_TRAP)*200") == \
+        {"per": 200, "count": {"side": "opponent", "cards": "graveyard", "card_type": "trap"}}
+    assert derived("Duel.GetMatchingGroupCount(Card.IsType,c:GetControler(),LOCATION_MZONE,0,nil,TYPE_MONSTER)*100") == \
+        {"per": 100, "count": {"side": "yours"}}
+    # what no selector says: a Spell in a Monster Zone, a type the map lacks, two places at once,
+    # the other player's count
+    for count in ("Duel.GetMatchingGroupCount(Card.IsType,c:GetControler(),LOCATION_MZONE,0,nil,TYPE_SPELL)*100",
+                  "Duel.GetMatchingGroupCount(Card.IsType,c:GetControler(),LOCATION_GRAVE,0,nil,TYPE_XYZ)*100",
                   "Duel.GetMatchingGroupCount(Card.IsType,c:GetControler(),LOCATION_GRAVE+LOCATION_REMOVED,0,nil,TYPE_NORMAL)*100",
                   "Duel.GetMatchingGroupCount(Card.IsFaceup,e:GetOwnerPlayer(),LOCATION_MZONE,0,nil)*100"):
         assert derived(count) is scriptmodel.UNKNOWN

@@ -19,7 +19,8 @@ class Select:
     which Attribute, Type, Level range and archetype (names, 0..99 and None: any); only Special
     Summoned ones (`special_summoned`), only ones Summoned this turn (`summoned_this_turn`); `other`: not the effect's own card (True: "another
     monster"), or no card of its name ("name": "except \"Machina Sniper\""); `card_kind`: only cards
-    of that kind (a vocab.CARD_KINDS name: "monster:normal", "a Normal Monster")."""
+    of that kind (a vocab.CARD_KINDS name: "monster:normal", "a Normal Monster"); `card_type`: only
+    cards of that type (a vocab.CARD_TYPES name: "monster", "each monster in your GY")."""
     side: str = "both"
     filter: str = "any"
     attribute: str = "none"
@@ -34,10 +35,11 @@ class Select:
     not_attribute: str = "none"   # not of this Attribute ("a non-LIGHT monster")
     summoned_this_turn: bool = False  # True: only monsters Summoned this turn ("the turn they are Summoned")
     card_kind: str | None = None  # a vocab.CARD_KINDS name: only cards of that kind ("Normal Monster")
+    card_type: str | None = None  # a vocab.CARD_TYPES name: only cards of that type ("monster")
 
 
 SELECT_KEYS = {"side", "filter", "attribute", "monster_type", "level_min", "level_max", "other", "archetype",
-               "cards", "special_summoned", "name", "not_attribute", "summoned_this_turn", "card_kind"}
+               "cards", "special_summoned", "name", "not_attribute", "summoned_this_turn", "card_kind", "card_type"}
 # what only a monster has: a Spell/Trap selector with one of these would pick no card ever
 MONSTER_ONLY_KEYS = ("attribute", "not_attribute", "monster_type", "level_min", "level_max", "special_summoned",
                      "summoned_this_turn")
@@ -74,11 +76,20 @@ def _select(r: Reader, o, w, on, continuous=False, key="select"):
                  sr.get(sel, "cards", str, "monsters", choices=vocab.SELECT_CARDS, what=w),
                  _summoned(sr, sel, w, "special_summoned"), _name_key(sr, sel, w, "name"), not_attribute.lower(),
                  _summoned(sr, sel, w, "summoned_this_turn"),
-                 sr.get(sel, "card_kind", str, None, choices=vocab.CARD_KINDS, what=w))
+                 sr.get(sel, "card_kind", str, None, choices=vocab.CARD_KINDS, what=w),
+                 sr.get(sel, "card_type", str, None, choices=vocab.CARD_TYPES, what=w))
     if out.card_kind is not None and out.cards != "graveyard" and \
             out.card_kind.startswith("monster") != (out.cards == "monsters"):
         sr.fail("card_kind", f"{w}: a {'Spell/Trap' if out.cards == 'spells_traps' else 'monster'} selector with "
                              f"card_kind {out.card_kind!r} would pick no card ever")
+    if out.card_type is not None:
+        if out.card_kind is not None:
+            sr.fail("card_type", f"{w}: 'card_kind' and 'card_type' together: a card kind says its type; give one")
+        if out.cards == "monsters":
+            sr.fail("card_type", f"{w}: a Monster Zone selector picks monsters only; 'card_type' is for a Graveyard "
+                                 "(\"cards\": \"graveyard\") or Spell/Trap selector")
+        if out.cards == "spells_traps" and out.card_type == "monster":
+            sr.fail("card_type", f"{w}: a Spell/Trap selector with card_type 'monster' would pick no card ever")
     if not 0 <= out.level_min <= out.level_max <= 99:
         sr.fail("level_min", f"{w}: a Level range is 0 <= level_min <= level_max <= 99; this one picks no monster ever")
     if out.cards == "spells_traps":

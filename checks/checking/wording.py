@@ -495,7 +495,8 @@ def select_facts(prefix, k, sel, words, archetype_id, name_id):
             (f"{prefix}_summoned_this_turn", k, int(sel.summoned_this_turn), words),
             (f"{prefix}_name", k, name_id[sel.name] if sel.name is not None else 0, words),
             (f"{prefix}_not_attribute", k, vocab.ATTRIBUTES.index(sel.not_attribute), words),
-            (f"{prefix}_card_kind", k, vocab.K[sel.card_kind] + 1 if sel.card_kind else 0, words)]
+            (f"{prefix}_card_kind", k, vocab.K[sel.card_kind] + 1 if sel.card_kind else 0, words),
+            (f"{prefix}_card_type", k, vocab.CARD_TYPES.index(sel.card_type) + 1 if sel.card_type else 0, words)]
 
 
 def select_words(sel) -> str:
@@ -515,6 +516,9 @@ def select_words(sel) -> str:
     if sel.card_kind:   # "monster:normal" -> "Normal Monsters in the Graveyard"
         typ, sub = sel.card_kind.split(":")
         cards = f"{sub.replace('quickplay', 'Quick-Play').title()} {typ.title()}s" + \
+            (" in the Graveyard" if sel.cards == "graveyard" else "")
+    elif sel.card_type:   # "monster" -> "Monsters in the Graveyard", "trap" -> "Trap Cards"
+        cards = f"{sel.card_type.title()}{'s' if sel.card_type == 'monster' else ' Cards'}" + \
             (" in the Graveyard" if sel.cards == "graveyard" else "")
     return f"{side} {other}{what + ' ' if what else ''}{summoned}{kin}{cards}{levels}{but}"
 

@@ -19,6 +19,9 @@ FIELD = (MZ, STZ, FZ)
 CHOICE, CHOSEN = vocab.OPERATION_ON.index("choice"), vocab.OPERATION_ON.index("chosen")
 MONSTER_KINDS = tuple(k for k in vocab.CARD_KINDS if k.startswith("monster"))
 TRAP_KINDS = tuple(k for k in vocab.CARD_KINDS if k.startswith("trap"))
+# each card type's kinds, as the range of their vocab.K indices (CARD_KINDS lists them by type)
+KIND_RANGES = tuple((min(ks), max(ks)) for ks in ([vocab.K[k] for k in vocab.CARD_KINDS if k.startswith(t + ":")]
+                                                  for t in vocab.CARD_TYPES))
 
 
 def slot(e, k, n):
@@ -316,7 +319,7 @@ def picks(ctx, owner, prefix, s, card, facts, source):
     picks `card`, whose state is `facts`: a monster in the Monster Zone (or, for `cards:
     spells_traps`, a Spell or Trap Card in the Spell & Trap Zone or Field Zone) on that side, in
     that position (face-up or face-down), of that Attribute (or not of `not_attribute`), Type,
-    Level range, archetype, name and card kind (0: any; "Normal Monster"; a card that also has
+    Level range, archetype, name, card kind and card type (0: any; "Normal Monster"; "monster"; a card that also has
     another Attribute, added_attribute, is of either), Special Summoned or Summoned this turn if the selector
     says so, and not `source` itself if the selector says `other` ("another monster"), nor any card
     of `source`'s name if it says `other: "name"` ("except \"Machina Sniper\""). The loader keeps a
@@ -340,7 +343,10 @@ def picks(ctx, owner, prefix, s, card, facts, source):
                      z3.Or(F["name"](s) == 0, F["name"](s) == S.name_id(card)),
                      z3.Or(F["not_attribute"](s) == 0,
                            z3.And(F["not_attribute"](s) != S.attribute(card), F["not_attribute"](s) != also)),
-                     z3.Or(F["card_kind"](s) == 0, F["card_kind"](s) == S.ckind(card) + 1))   # 1 + vocab.K
+                     z3.Or(F["card_kind"](s) == 0, F["card_kind"](s) == S.ckind(card) + 1),   # 1 + vocab.K
+                     z3.Or(F["card_type"](s) == 0,   # 1 + a vocab.CARD_TYPES index: its kinds' K range
+                           *[z3.And(F["card_type"](s) == t + 1, S.ckind(card) >= lo, S.ckind(card) <= hi)
+                             for t, (lo, hi) in enumerate(KIND_RANGES)]))
     other = F["other"](s)
     not_source = z3.Or(other == 0, z3.And(card != source, z3.Or(other == vocab.SELECT_OTHER.index(True),
                                                                   S.name_id(card) != S.name_id(source))))

@@ -238,8 +238,11 @@ def _per_counter(value, functions) -> int | None:
 
 
 # what a count's filter function states, as selector keys: one Type of the engine's (TYPE_NORMAL:
-# a Normal Monster), Type (race) or Attribute; "face-up" on the field; nothing (every card there)
-COUNT_FILTERS = {"Card.IsType": lambda a: {"TYPE_NORMAL": {"card_kind": "monster:normal"}}.get(a),
+# a Normal Monster; TYPE_MONSTER: any monster), Type (race) or Attribute; "face-up" on the field;
+# nothing (every card there)
+TYPE_KEYS = {"TYPE_NORMAL": {"card_kind": "monster:normal"}, "TYPE_MONSTER": {"card_type": "monster"},
+             "TYPE_SPELL": {"card_type": "spell"}, "TYPE_TRAP": {"card_type": "trap"}}
+COUNT_FILTERS = {"Card.IsType": TYPE_KEYS.get,
                  "Card.IsRace": lambda a: {"monster_type": K.MONSTER_TYPES[a]} if a in K.MONSTER_TYPES else None,
                  "Card.IsAttribute": lambda a: {"attribute": a[len("ATTRIBUTE_"):]}
                  if a and a.startswith("ATTRIBUTE_") and a[len("ATTRIBUTE_"):] in K.ATTRIBUTES.values() else None,
@@ -262,6 +265,9 @@ def _per_card(value, functions) -> dict | None:
     keys = COUNT_FILTERS.get(m.group(3), lambda a: None)(m.group(8))
     if where is None or where[0] not in ("graveyard", "monster_zone") or keys is None or int(m.group(9)) == 0:
         return None
+    if where[0] == "monster_zone" and "card_type" in keys:   # every card there is a monster
+        if keys.pop("card_type") != "monster":
+            return None
     if where[0] == "graveyard":
         if "filter" in keys:
             return None   # a card in the Graveyard is face-up anyway; the format refuses the filter there
