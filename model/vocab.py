@@ -275,9 +275,10 @@ OPERATION_ON = ("self", "chosen", "attacker", "attack_target", "own_battling", "
 CHOOSE_FROM = ("hand", "deck", "graveyard", "field", "extra_deck")
 CHOOSE_SIDES = ("yours", "opponent")
 MAX_CHOICES = 2
-# A selector: which cards (`cards`: monsters in the Monster Zone, or Spell and Trap Cards in the
-# Spell & Trap Zone and the Field Zone), whose, and which of them.
-SELECT_CARDS = ("monsters", "spells_traps", "graveyard")   # graveyard: any card in the Graveyard
+# A selector: which cards (`cards`: monsters in the Monster Zone, Spell and Trap Cards in the
+# Spell & Trap Zone and the Field Zone, any card in the Graveyard, or any card in the Deck: only
+# those a set-up lists are in the model, so operations alone take "deck"), whose, and which of them.
+SELECT_CARDS = ("monsters", "spells_traps", "graveyard", "deck")
 SELECT_SIDES = ("both", "yours", "opponent")
 SELECT_FILTERS = ("any", "attack_position", "defense_position", "face_up", "face_down")
 # a selector's `other`: not left out, the effect's own card left out ("another monster"), or

@@ -151,6 +151,9 @@ GOOD = [
     dict(kind="continuous", apply={"do": "atk_modifier", "amount": {"per": 100, "count": {
         "cards": "graveyard", "side": "yours", "card_type": "monster"}}}),
     dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "spells_traps", "card_type": "trap"}}]),
+    # "Remove all monsters in each player's Deck and Graveyard from play" (Inferno Tempest)
+    dict(operations=[{"do": "banish", "on": "all", "select": {"cards": "graveyard", "card_type": "monster"}},
+                     {"do": "banish", "on": "all", "select": {"cards": "deck", "card_type": "monster"}}]),
     dict(kind="continuous", apply={"do": "add_attribute", "attribute": "DARK"}),   # Light and Darkness Dragon
     dict(kind="continuous", apply={"do": "remove_counter_instead", "amount": 1}),
     dict(kind="continuous", condition={"quantity": "yours", "of": "attacker", "value": False},   # Spacegate
@@ -302,6 +305,10 @@ BAD = [
      "a card kind says its type"),
     (dict(kind="continuous", apply={"do": "atk_modifier", "amount": {"per": 100, "count": {
         "cards": "graveyard", "card_type": "monsters"}}}), "did you mean 'monster'"),
+    (dict(operations=[{"do": "banish", "on": "all", "select": {"cards": "deck", "filter": "face_down"}}]),
+     "a card in the Deck has no battle position; a Deck selector's filter is any"),
+    (dict(operations=[{"do": "banish", "on": "all", "select": {"cards": "deck", "special_summoned": True}}]),
+     "'special_summoned' is about monsters in the Monster Zone"),
     (dict(kind="continuous", apply={"do": "add_attribute"}), "missing required key 'attribute'"),
     (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 100, "attribute": "dark"}),
      "'attribute' (the Attribute its card also has) goes with add_attribute"),
@@ -397,6 +404,14 @@ SEMANTIC = [
     (dict(condition={"quantity": "selected", "value": 1, "select": {"attribute": "dark", "not_attribute": "light"}}),
      "give one of them"),
     (dict(target={"filter": {"quantity": "selected", "value": 1, "select": {}}}), "put it in 'condition'"),
+    # the model holds only the Deck cards a set-up lists: counting them would miss the rest; and a
+    # card in the Deck is moved out of it, not destroyed or given ATK
+    (dict(condition={"quantity": "selected", "value": 1, "select": {"cards": "deck"}}),
+     "\"cards\": \"deck\" is for an operation's 'select'"),
+    (dict(operations=[{"do": "damage", "to": "opponent", "amount": {"per": 100, "count": {"cards": "deck"}}}]),
+     "\"cards\": \"deck\" is for an operation's 'select'"),
+    (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "deck"}}]),
+     "cards in the Deck are moved out of it (banish, to_hand, to_graveyard), not 'destroy'"),
     # the relation has 3 filter slots, and every atom of a filter must hold
     (dict(target={"filter": {"all": SPELL_TRAP_ZONES + [{"quantity": "yours", "of": "target", "value": False},
                                                         {"quantity": "face_up", "of": "target"}]}}),

@@ -72,6 +72,7 @@ COUNTED_OPS = ("atk_add", "def_add", "damage", "gain_lp")   # "N for each card":
 COUNTER_OPS = ("add_counter", "remove_counter")   # `amount`: 1 to vocab.MAX_COUNTERS counters
 TO_OPS = ("damage", "gain_lp", "double_battle_damage", "draw", "mill")
 DECK_OPS = ("draw", "mill")   # about a player's Deck: no card, `to` is whose Deck
+DECK_MOVES = ("banish", "to_hand", "to_graveyard")   # what an operation does to cards in the Deck (`"cards": "deck"`)
 TO_YOU = ("double_battle_damage",) + DECK_OPS   # `to` is "you" unless the text names the opponent
 GAME_OPS = ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "skip_damage_calc",
             "no_battle_damage", "halve_battle_damage", "double_battle_damage", "reflect_battle_damage",
@@ -325,7 +326,9 @@ def _operation(r: Reader, o, w, k) -> Operation:
         r.fail("amount", f"{w}: {do!r} places or removes 1 to {vocab.MAX_COUNTERS} counters; got {amount}")
     if amount_of in ("atk", "original_atk") and on == "all":
         r.fail("amount", f"{w}: an amount of one card's ATK needs one card: 'on' is not 'all'")
-    select = _select(r, o, w, on)
+    select = _select(r, o, w, on, operation=True)
+    if select.cards == "deck" and do not in DECK_MOVES:
+        r.fail("do", f"{w}: cards in the Deck are moved out of it ({', '.join(DECK_MOVES)}), not {do!r}")
     then = r.get(o, "then", bool, False, what=w)
     if then and k == 0:
         r.fail("then", f"{w}: the first operation has no operation before it to depend on")

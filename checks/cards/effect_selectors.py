@@ -48,9 +48,10 @@ SUMMON_KEYS = {"special_summoned": "only monsters that were Special Summoned",
                "summoned_this_turn": "only monsters Summoned this turn"}
 
 
-def _select(r: Reader, o, w, on, continuous=False, key="select"):
+def _select(r: Reader, o, w, on, continuous=False, key="select", operation=False):
     """The selector at `key` of `o`: `select`, with "on": "all" and only with it; an amount's
-    `count` (required there: the caller passes "all")."""
+    `count` (required there: the caller passes "all"). `operation`: an operation's selector, the
+    only one that may pick cards in the Deck."""
     sel = r.get(o, key, dict, None, what=w)
     if (sel is not None) != (on == "all"):
         if key == "count":
@@ -78,7 +79,7 @@ def _select(r: Reader, o, w, on, continuous=False, key="select"):
                  _summoned(sr, sel, w, "summoned_this_turn"),
                  sr.get(sel, "card_kind", str, None, choices=vocab.CARD_KINDS, what=w),
                  sr.get(sel, "card_type", str, None, choices=vocab.CARD_TYPES, what=w))
-    if out.card_kind is not None and out.cards != "graveyard" and \
+    if out.card_kind is not None and out.cards in ("monsters", "spells_traps") and \
             out.card_kind.startswith("monster") != (out.cards == "monsters"):
         sr.fail("card_kind", f"{w}: a {'Spell/Trap' if out.cards == 'spells_traps' else 'monster'} selector with "
                              f"card_kind {out.card_kind!r} would pick no card ever")
@@ -87,7 +88,7 @@ def _select(r: Reader, o, w, on, continuous=False, key="select"):
             sr.fail("card_type", f"{w}: 'card_kind' and 'card_type' together: a card kind says its type; give one")
         if out.cards == "monsters":
             sr.fail("card_type", f"{w}: a Monster Zone selector picks monsters only; 'card_type' is for a Graveyard "
-                                 "(\"cards\": \"graveyard\") or Spell/Trap selector")
+                                 "(\"cards\": \"graveyard\"), Deck or Spell/Trap selector")
         if out.cards == "spells_traps" and out.card_type == "monster":
             sr.fail("card_type", f"{w}: a Spell/Trap selector with card_type 'monster' would pick no card ever")
     if not 0 <= out.level_min <= out.level_max <= 99:
@@ -101,13 +102,20 @@ def _select(r: Reader, o, w, on, continuous=False, key="select"):
         if out.filter in vocab.POSITION_FILTERS:
             sr.fail("filter", f"{w}: a Spell or Trap Card has no battle position; a Spell/Trap selector's filter is "
                               "any, face_up or face_down")
-    if out.cards == "graveyard":
+    if out.cards == "deck" and not operation:
+        # the model holds only the Deck cards a set-up lists: a count or condition over the Deck
+        # would read those alone, while "banish all monsters in the Deck" is right on each of them
+        sr.fail("cards", f"{w}: \"cards\": \"deck\" is for an operation's 'select' (\"banish all monsters in each "
+                         "player's Deck\"): the model holds only the Deck cards a set-up lists, so a count or "
+                         "condition over the Deck would miss the rest")
+    if out.cards in ("graveyard", "deck"):
+        place = {"graveyard": "the Graveyard", "deck": "the Deck"}[out.cards]
         if continuous:
             sr.fail("cards", f"{w}: a continuous effect applies to monsters on the field; \"cards\": \"graveyard\" "
                              "counts or picks cards in the Graveyard")
         if out.filter != "any":
-            sr.fail("filter", f"{w}: a card in the Graveyard has no battle position and is face-up; a Graveyard "
-                              "selector's filter is any")
+            sr.fail("filter", f"{w}: a card in {place} has no battle position"
+                              f"{' and is face-up' if out.cards == 'graveyard' else ''}; a {place[4:]} selector's filter is any")
         _refuse(sr, sel, SUMMON_KEYS, w, "is about monsters in the Monster Zone (a card that left the field is a new card)")
     return out
 

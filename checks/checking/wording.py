@@ -512,14 +512,13 @@ def select_words(sel) -> str:
     but = " except cards of its own name" if sel.other == "name" else ""
     summoned = "Special Summoned " if sel.special_summoned else ""
     summoned += "Summoned-this-turn " if sel.summoned_this_turn else ""
-    cards = {"spells_traps": "Spell and Trap Cards", "graveyard": "cards in the Graveyard"}.get(sel.cards, "monsters")
+    place = {"graveyard": " in the Graveyard", "deck": " in the Deck"}.get(sel.cards, "")
+    cards = {"spells_traps": "Spell and Trap Cards"}.get(sel.cards, "monsters" if not place else "cards" + place)
     if sel.card_kind:   # "monster:normal" -> "Normal Monsters in the Graveyard"
         typ, sub = sel.card_kind.split(":")
-        cards = f"{sub.replace('quickplay', 'Quick-Play').title()} {typ.title()}s" + \
-            (" in the Graveyard" if sel.cards == "graveyard" else "")
+        cards = f"{sub.replace('quickplay', 'Quick-Play').title()} {typ.title()}s{place}"
     elif sel.card_type:   # "monster" -> "Monsters in the Graveyard", "trap" -> "Trap Cards"
-        cards = f"{sel.card_type.title()}{'s' if sel.card_type == 'monster' else ' Cards'}" + \
-            (" in the Graveyard" if sel.cards == "graveyard" else "")
+        cards = f"{sel.card_type.title()}{'s' if sel.card_type == 'monster' else ' Cards'}{place}"
     return f"{side} {other}{what + ' ' if what else ''}{summoned}{kin}{cards}{levels}{but}"
 
 

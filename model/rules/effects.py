@@ -12,7 +12,8 @@ from .. import vocab
 from ..state import NONE
 from .base import once, provided
 
-MZ, STZ, FZ, HAND, GY = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "field_zone", "hand", "graveyard"))
+MZ, STZ, FZ, HAND, GY, DECK = (vocab.L[n] for n in ("monster_zone", "spell_trap_zone", "field_zone", "hand", "graveyard",
+                                                   "deck"))
 FLIP_SUMMONED = vocab.SUMMONED_THIS_TURN.index("flip")
 ATOM_SLOTS = vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATOMS
 FIELD = (MZ, STZ, FZ)
@@ -299,19 +300,20 @@ def target_fits(ctx, eff, st, target, prefix="filter"):
 
 def card_state(ctx, card, st):
     """(face-up, in Defense Position, in the Monster Zone, controller, a Spell/Trap Card on the field
-    (its Spell & Trap Zone or Field Zone), Special Summoned, in the Graveyard, Summoned this turn,
-    the Attribute it also has) of `card` in `st`, read once however many selectors ask."""
+    (its Spell & Trap Zone or Field Zone), Special Summoned, its location (vocab.L; 0 for no card),
+    Summoned this turn, the Attribute it also has) of `card` in `st`, read once however many
+    selectors ask."""
     S = ctx.S
     spell_trap = z3.Not(ctx.kind_is_card(card, *MONSTER_KINDS))
     if isinstance(card, int):
         return (st.faceup[card], st.defpos[card], st.loc[card] == MZ, S.ctrl(card),
-                z3.And(spell_trap, z3.Or(st.loc[card] == STZ, st.loc[card] == FZ)), st.ssum[card], st.loc[card] == GY,
+                z3.And(spell_trap, z3.Or(st.loc[card] == STZ, st.loc[card] == FZ)), st.ssum[card], st.loc[card],
                 st.sumt[card] != 0, added_attribute(ctx, card, st))
     loc = ctx.sel(st.loc, card, z3.IntVal(0))
     return (ctx.sel(st.faceup, card, z3.BoolVal(False)), ctx.sel(st.defpos, card, z3.BoolVal(False)),
             ctx.monster_in_zone(card, st), S.ctrl(card),
             z3.And(card != NONE, spell_trap, z3.Or(loc == STZ, loc == FZ)), ctx.sel(st.ssum, card, z3.BoolVal(False)),
-            z3.And(card != NONE, loc == GY), ctx.sel(st.sumt, card, z3.IntVal(0)) != 0, added_attribute(ctx, card, st))
+            loc, ctx.sel(st.sumt, card, z3.IntVal(0)) != 0, added_attribute(ctx, card, st))
 
 
 def picks(ctx, owner, prefix, s, card, facts, source):
@@ -327,7 +329,7 @@ def picks(ctx, owner, prefix, s, card, facts, source):
     Type, Level or Summon)."""
     S = ctx.S
     F = S.select[prefix]
-    up, dpos, in_mz, ctrl, in_st, ssum, in_gy, sumt, also = facts
+    up, dpos, in_mz, ctrl, in_st, ssum, loc, sumt, also = facts
     side, filt = F["side"](s), F["filter"](s)
     sides = {"both": z3.BoolVal(True), "yours": ctrl == owner, "opponent": ctrl != owner}
     filters = {"any": z3.BoolVal(True), "attack_position": z3.Not(dpos), "defense_position": dpos,
@@ -355,7 +357,8 @@ def picks(ctx, owner, prefix, s, card, facts, source):
     cards = F["cards"](s)
     where = in_mz if prefix == "continuous" else \
         z3.If(cards == vocab.SELECT_CARDS.index("spells_traps"), in_st,
-              z3.If(cards == vocab.SELECT_CARDS.index("graveyard"), in_gy, in_mz))
+              z3.If(cards == vocab.SELECT_CARDS.index("graveyard"), loc == GY,
+                    z3.If(cards == vocab.SELECT_CARDS.index("deck"), loc == DECK, in_mz)))
     return z3.And(where, side_ok, filt_ok, printed, not_source)
 
 
