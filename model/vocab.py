@@ -350,6 +350,10 @@ CONTINUOUS = (
     # "While this card is face-up on the field its Attribute is also treated as DARK" (Light and
     # Darkness Dragon): its own card has `attribute` besides its printed one (EFFECT_ADD_ATTRIBUTE)
     "add_attribute",
+    # "Your opponent cannot banish cards from either GY" (Kycoo the Ghost Destroyer): the players it
+    # names (`player`, as a lock's) banish no card from a Graveyard, by an effect or as a cost, and
+    # do not target one to banish it (EFFECT_CANNOT_REMOVE on cards in LOCATION_GRAVE)
+    "lock_graveyard_banish",
 )
 HALVING = ("atk_halve", "def_halve")
 MAX_HALVINGS = 3   # halvings one monster's ATK or DEF takes; more apply as 3
@@ -369,7 +373,7 @@ MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots fo
 CONTINUOUS_ON = ("self", "all", "equipped", "attacker", "battle_opponent")
 POSITIONS = ("attack", "defense")   # the battle position a position_lock imposes
 LOCK_FILTERS = ("any", "face_up")   # a position_lock's selector: its own position is not a criterion
-LOCKS = ("lock_traps", "lock_spells", "lock_spells_traps", "lock_special_summon")
+LOCKS = ("lock_traps", "lock_spells", "lock_spells_traps", "lock_special_summon", "lock_graveyard_banish")
 LOCK_PLAYERS = ("both", "opponent")   # whose activations a lock refuses (stored as its select side)
 GAME_CONTINUOUS = LOCKS + ("negate_monster_effects", "no_battle_damage",
                            "graveyard_redirect")   # about the game, a player or every card: no `on`

@@ -92,6 +92,23 @@ def test_a_summon_lock_on_both_players_or_the_opponent_and_nothing_narrower():
     assert derived("\te1:SetTarget(s.sumlimit)\n") is scriptmodel.UNKNOWN   # "except from the Extra Deck"
 
 
+def test_a_graveyard_banish_lock_on_the_opponent_or_both_and_nothing_wider():
+    # "Your opponent cannot banish cards from either GY" (Kycoo the Ghost Destroyer's script:
+    # EFFECT_CANNOT_REMOVE on players, target range 0,1, a target function on cards in the GY)
+    def derived(target="\te1:SetTarget(s.rmlimit)\n", target_range="0,1", where="LOCATION_GRAVE"):
+        script = luascan.scan(("local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
+                               "\te1:SetType(EFFECT_TYPE_FIELD)\n\te1:SetRange(LOCATION_MZONE)\n"
+                               "\te1:SetCode(EFFECT_CANNOT_REMOVE)\n\te1:SetProperty(EFFECT_FLAG_PLAYER_TARGET)\n"
+                               f"\te1:SetTargetRange({target_range})\n{target}\tc:RegisterEffect(e1)\nend\n"
+                               f"function s.rmlimit(e,c,p)\n\treturn c:IsLocation({where})\nend\n").encode(), "c88240808.lua")
+        return scriptmodel.continuous(script.never_activated[0], script.functions)
+    assert derived().value == {"kind": "continuous", "apply": {"do": "lock_graveyard_banish", "player": "opponent"}}
+    assert derived(target_range="1,1").value["apply"] == {"do": "lock_graveyard_banish"}
+    assert derived(target="") is scriptmodel.UNKNOWN                  # every banish: not the model's lock
+    assert derived(where="LOCATION_ONFIELD") is scriptmodel.UNKNOWN   # banishing from the field
+    assert derived(target_range="1,0") is scriptmodel.UNKNOWN         # its controller only
+
+
 def test_an_added_attribute_on_the_card_itself_in_the_monster_zone():
     # "While this card is face-up on the field its Attribute is also treated as DARK" (Light and
     # Darkness Dragon's EDOPro script: EFFECT_ADD_ATTRIBUTE, SINGLE_RANGE, LOCATION_MZONE)

@@ -105,6 +105,7 @@ CONTINUOUS_WORDS = {
     "lock_spells": "keeps Spell Cards from being activated",
     "lock_spells_traps": "keeps Spell and Trap Cards from being activated",
     "lock_special_summon": "keeps monsters from being Special Summoned (and effects that must Special Summon from being activated)",
+    "lock_graveyard_banish": "keeps cards in the Graveyards from being banished",
     "negate_monster_effects": "negates the effects of face-up monsters on the field",
     "negate_trap_effects": "negates all Trap effects on the field",
     "cannot_attack": "keeps from attacking", "direct_attack": "lets attack directly",

@@ -13,12 +13,14 @@ from .chain import resolution_target
 from .effects import (
     FIELD,
     applying,
+    banish_barred,
     card_state,
     continuous_applies,
     continuous_condition,
     counters_on,
     locks_player,
     monster_effects_negated,
+    on_named,
     picks,
     position_locks,
     slot,
@@ -255,9 +257,9 @@ def gen18_counters(ctx):
     return ups
 
 
-@rule("GEN-19", "While a lock on Trap/Spell Cards or on Special Summons applies, the players it names (both, "
-      "or its controller's opponent) activate no such card, nor an effect that must Special Summon; no "
-      "effect Special Summons a \"Cannot be Special Summoned\" monster.", ["card text"], name="activation.lock")
+@rule("GEN-19", "While a lock on Trap/Spell Cards, Special Summons or GY banishing applies, the players it "
+      "names activate no such card, nor an effect that must Special Summon or banish a GY card it names; "
+      "no \"Cannot be Special Summoned\" monster is Special Summoned.", ["card text"], name="activation.lock")
 def gen19(ctx):
     S, act = ctx.S, ctx.act
     traps = [k for k in vocab.CARD_KINDS if k.startswith("trap")]
@@ -269,8 +271,24 @@ def gen19(ctx):
     refused = z3.Or(z3.And(ctx.kind_is(act.eff, *traps), z3.Or(locked("lock_traps"), both)),
                     z3.And(ctx.kind_is(act.eff, *spells), z3.Or(locked("lock_spells"), both)),
                     summon_barred(ctx, act.eff, ctx.pre),
-                    z3.And(summons_named(ctx, act.eff), summons_unsummonable(ctx)))
+                    z3.And(summons_named(ctx, act.eff), summons_unsummonable(ctx)),
+                    banishes_barred(ctx))
     return z3.Implies(ctx.activating, z3.Not(refused))
+
+
+def banishes_barred(ctx):
+    """This activation would banish a card in a Graveyard its player cannot banish (a "cannot
+    banish cards from either GY" lock names them): a `banish` operation, not a `then` one, on the
+    card the activation fixes, or on its second target. The engine's target checks ask
+    IsAbleToRemove of each card, so such a card is no target to banish."""
+    S, act, pre = ctx.S, ctx.act, ctx.pre
+    slots = [(k, slot(act.eff, k, vocab.MAX_OPERATIONS)) for k in range(vocab.MAX_OPERATIONS)]
+    return z3.Or([z3.And(S.op(s) == vocab.OP["banish"], z3.Not(S.op_then(s)), on_named(ctx, act.eff, k),
+                         S.op_on(s) != vocab.OPERATION_ON.index("all"),   # "banish all ...": the rest still go
+                         z3.Or(banish_barred(ctx, act.player, resolution_target(ctx), pre),
+                               z3.And(S.op_on(s) == vocab.OPERATION_ON.index("chosen"),
+                                      banish_barred(ctx, act.player, act.target2, pre))))
+                  for k, s in slots])
 
 
 def summons_unsummonable(ctx):

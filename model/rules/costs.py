@@ -5,7 +5,7 @@ import z3
 from .. import vocab
 from ..state import NONE
 from .base import Update, part, rule
-from .effects import slot, target_fits
+from .effects import banish_barred, slot, target_fits
 from .redirects import graveyard_barred
 from .resolution import PRIORITY as RESOLUTION
 
@@ -30,9 +30,9 @@ def lp_paid(ctx, eff, lp):
     return lp
 
 
-@rule("GEN-16", "An effect with a cost is activated only if its controller can pay it (LP; "
-      "a card of their own in the hand to discard, a monster of their own to Tribute, of the kind "
-      "the text names; a card sent to the GY must reach it); it is paid on activation.",
+@rule("GEN-16", "An effect with a cost is activated only if its controller can pay it (LP; their own card to "
+      "discard or monster to Tribute, of the kind the text names; a card sent to the GY must reach it, one "
+      "banished from it be banishable); it is paid on activation.",
       ["card text (general game mechanics, not in the sources)",
        "yugioh-wiki.net 《次元の裂け目》《マクロコスモス》 (\"send to the GY\" costs cannot be paid, \"discard\" ones can)"],
       name="effect.cost")
@@ -55,7 +55,9 @@ def gen16(ctx):
                 z3.Implies(other != NONE, has_cost(ctx, eff, "discard", "tribute")),
                 # "send this card to the GY" cannot be paid while a redirect would banish it instead
                 # ("discard this card" can: it is banished instead)
-                z3.Implies(has_cost(ctx, eff, "send_self"), z3.Not(graveyard_barred(ctx, self_card, pre)))]
+                z3.Implies(has_cost(ctx, eff, "send_self"), z3.Not(graveyard_barred(ctx, self_card, pre))),
+                # "banish this card from your GY" cannot be paid under "cannot banish cards from either GY"
+                z3.Implies(has_cost(ctx, eff, "banish_self"), z3.Not(banish_barred(ctx, me, self_card, pre)))]
     return z3.Implies(ctx.activating, z3.And(payable))
 
 

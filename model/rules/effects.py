@@ -453,6 +453,13 @@ def summon_barred(ctx, eff, st):
                   locks_player(ctx, "lock_special_summon", S.ctrl(S.inst(eff)), st))
 
 
+def banish_barred(ctx, player, card, st):
+    """`player` cannot banish `card` in `st`: it is in a Graveyard and a "cannot banish cards from
+    either GY" lock (GEN-19, Kycoo the Ghost Destroyer) names that player."""
+    at = st.loc[card] if isinstance(card, int) else ctx.sel(st.loc, card, z3.IntVal(0))
+    return z3.And(at == GY, locks_player(ctx, "lock_graveyard_banish", player, st))
+
+
 def on_named(ctx, eff, k):
     """Operation slot k of effect `eff` is on the card its activation fixes (chain.resolution_target:
     its target, the card the play names for a `chosen` operation, or the first operation's

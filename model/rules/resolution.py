@@ -12,6 +12,7 @@ from .base import Update, once, part, rule
 from .chain import resolution_target
 from .effects import (
     FIELD,
+    banish_barred,
     card_state,
     continuous_applies,
     counters_on,
@@ -377,7 +378,9 @@ def resolve_effects(ctx):
             do("def_double", "def_", pre.def_[i] * 2)
             do("destroy", "loc", z3.IntVal(GY), z3.And(on_i, destroyable_by_effect(ctx, i)))
             for op, where in MOVES.items():
-                do(op, "loc", z3.IntVal(where), z3.And(on_i, pre.loc[i] != vocab.L["none"]))
+                # a card in a Graveyard stays there when a banish lock names the effect's controller
+                barred = banish_barred(ctx, S.ctrl(S.inst(ctx.top_eff)), i, pre) if op == "banish" else False
+                do(op, "loc", z3.IntVal(where), z3.And(on_i, pre.loc[i] != vocab.L["none"], z3.Not(barred)))
             do("special_summon", "loc", z3.IntVal(MZ))
             do("special_summon", "faceup", z3.BoolVal(True))
             do("special_summon", "ssum", z3.BoolVal(True))

@@ -28,8 +28,10 @@ REDIRECT_CODES = {"EFFECT_TO_GRAVE_REDIRECT": "graveyard_redirect",
                   "EFFECT_BATTLE_DESTROY_REDIRECT": "battle_destroyed_redirect",
                   "EFFECT_LEAVE_FIELD_REDIRECT": "leave_field_redirect"}
 CONTINUOUS.update(REDIRECT_CODES)
-# "cannot Special Summon" on players: read by _summon_lock; listed so that one it cannot read is unknown
+# "cannot Special Summon" / "cannot banish cards from either GY" on players: read by _player_lock;
+# listed so that one it cannot read is unknown
 CONTINUOUS["EFFECT_CANNOT_SPECIAL_SUMMON"] = "lock_special_summon"
+CONTINUOUS["EFFECT_CANNOT_REMOVE"] = "lock_graveyard_banish"
 CONTINUOUS["EFFECT_ADD_ATTRIBUTE"] = "add_attribute"   # read by _added_attribute
 REDIRECT_TO = {K.LOCATION["LOCATION_REMOVED"]: "banished", K.LOCATION["LOCATION_DECKSHF"]: "deck"}
 
@@ -40,8 +42,8 @@ def continuous(decl, functions, equip_spell=False):
     effect applies to the monster it is equipped to (`on`: "equipped", GEN-20)."""
     code = decl.settings.get("Code")
     text = code.text.strip() if code else ""
-    if text == "EFFECT_CANNOT_SPECIAL_SUMMON":
-        return _summon_lock(decl)
+    if text in ("EFFECT_CANNOT_SPECIAL_SUMMON", "EFFECT_CANNOT_REMOVE"):
+        return _player_lock(decl, functions, CONTINUOUS[text])
     if text == "EFFECT_ADD_ATTRIBUTE":
         return _added_attribute(decl)
     if text not in CONTINUOUS:
@@ -120,24 +122,39 @@ def summoning_condition(decl):
     return "cannot_be_special_summoned" if value is None or value.text.strip() in REFUSES_ALL else None
 
 
-def _summon_lock(decl):
-    """"Neither player can Special Summon" (`lock_special_summon`, GEN-19), or UNKNOWN: a field
-    effect of a card on the field on players (EFFECT_FLAG_PLAYER_TARGET) with target range 1,1
-    (both) or 0,1 (the opponent), no condition and no target function (one would lock only some
-    monsters: "cannot Special Summon monsters except ...")."""
+def _player_lock(decl, functions, kind):
+    """A lock on players (GEN-19), or UNKNOWN: a field effect of a card on the field on players
+    (EFFECT_FLAG_PLAYER_TARGET) with target range 1,1 (both) or 0,1 (the opponent) and no
+    condition or value. "Neither player can Special Summon" (`lock_special_summon`) has no target
+    function (one would lock only some monsters: "cannot Special Summon monsters except ...");
+    "Your opponent cannot banish cards from either GY" (`lock_graveyard_banish`, Kycoo the Ghost
+    Destroyer) has one that picks the cards in the Graveyard: `return c:IsLocation(LOCATION_GRAVE)`
+    (without one, every banish would be locked, which the model does not hold)."""
     typ, props, rng = decl.get("Type") or 0, decl.get("Property") or 0, decl.get("Range")
     on_field = K.LOCATION["LOCATION_MZONE"] | K.LOCATION["LOCATION_SZONE"] | K.LOCATION["LOCATION_FZONE"]
+    target = decl.settings.get("Target")
     if typ != K.ET["FIELD"] or not props & K.EFFECT_FLAG["EFFECT_FLAG_PLAYER_TARGET"] or rng is None \
             or not rng & on_field or rng & ~on_field or any(decl.settings.get(k) is not None
-                                                           for k in ("Condition", "Target", "Value")):
+                                                           for k in ("Condition", "Value")):
+        return UNKNOWN
+    if (target is not None) != (kind == "lock_graveyard_banish") or \
+            (target is not None and not _graveyard_test(target, functions)):
         return UNKNOWN
     tr = decl.settings.get("TargetRange")
     player = {(1, 1): "both", (0, 1): "opponent"}.get(
         tuple(_const(x) for x in tr.text.split(",")) if tr is not None else None)
     if player is None:
         return UNKNOWN   # its controller only ("you cannot Special Summon"): the model's locks name both or the opponent
-    apply = {"do": "lock_special_summon", **({"player": player} if player != "both" else {})}
+    apply = {"do": kind, **({"player": player} if player != "both" else {})}
     return Derived({"kind": "continuous", "apply": apply}, decl.line)
+
+
+def _graveyard_test(target, functions) -> bool:
+    """A target function `return c:IsLocation(LOCATION_GRAVE)` (of the card, whatever else it is passed)."""
+    body = functions.get(target.text.strip(), ("", 0))[0]
+    m = re.fullmatch(r"\s*\(\s*\w+\s*,\s*(\w+)\s*(?:,\s*\w+\s*)*\)\s*return\s+(\w+)\s*:\s*IsLocation\s*\(\s*LOCATION_GRAVE\s*\)"
+                     r"\s*(?:end\s*)?", body, re.S)
+    return bool(m and m.group(1) == m.group(2))
 
 
 def _added_attribute(decl):
