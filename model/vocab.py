@@ -74,6 +74,7 @@ SUBTYPES = {
 # One flat index for (type, subtype) so the solver needs one function.
 CARD_KINDS = tuple(f"{t}:{s}" for t in CARD_TYPES for s in SUBTYPES[t])
 K = {name: i for i, name in enumerate(CARD_KINDS)}
+TYPE_KINDS = {t: tuple(f"{t}:{s}" for s in SUBTYPES[t]) for t in CARD_TYPES}   # a card type's kinds
 
 # How an effect is used (rules.md section 1, S1 65-78). `activation` is a
 # Spell/Trap card's own activation; `continuous` effects are never activated.

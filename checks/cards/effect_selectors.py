@@ -109,13 +109,13 @@ def _select(r: Reader, o, w, on, continuous=False, key="select", operation=False
                          "player's Deck\"): the model holds only the Deck cards a set-up lists, so a count or "
                          "condition over the Deck would miss the rest")
     if out.cards in ("graveyard", "deck"):
-        place = {"graveyard": "the Graveyard", "deck": "the Deck"}[out.cards]
+        place = {"graveyard": "Graveyard", "deck": "Deck"}[out.cards]
         if continuous:
             sr.fail("cards", f"{w}: a continuous effect applies to monsters on the field; \"cards\": \"graveyard\" "
                              "counts or picks cards in the Graveyard")
         if out.filter != "any":
-            sr.fail("filter", f"{w}: a card in {place} has no battle position"
-                              f"{' and is face-up' if out.cards == 'graveyard' else ''}; a {place[4:]} selector's filter is any")
+            sr.fail("filter", f"{w}: a card in the {place} has no battle position"
+                              f"{' and is face-up' if out.cards == 'graveyard' else ''}; a {place} selector's filter is any")
         _refuse(sr, sel, SUMMON_KEYS, w, "is about monsters in the Monster Zone (a card that left the field is a new card)")
     return out
 

@@ -149,8 +149,8 @@ def gen6(ctx):
       ["S3 76-92", "S0-OCG 184-186", "card text"], name="negation.kind")
 def gen10(ctx):
     S, top, e = ctx.S, ctx.top_eff, ctx.eff
-    spell = ctx.kind_is(top, *[k for k in vocab.CARD_KINDS if k.startswith("spell")])
-    trap = ctx.kind_is(top, *[k for k in vocab.CARD_KINDS if k.startswith("trap")])
+    spell = ctx.kind_is(top, *vocab.TYPE_KINDS["spell"])
+    trap = ctx.kind_is(top, *vocab.TYPE_KINDS["trap"])
     kinds = {"spell": spell, "trap": trap, "monster_effect": z3.Not(z3.Or(spell, trap)),
              "spell_trap": z3.Or(spell, trap), "any": z3.BoolVal(True)}
     ok = z3.And([z3.Implies(S.negates(e) == vocab.NG[k], t) for k, t in kinds.items()])
@@ -182,9 +182,9 @@ def located(ctx, eff, st):
     S = ctx.S
     c = S.inst(eff)
     loc, up = ctx.sel(st.loc, c, z3.IntVal(0)), ctx.sel(st.faceup, c, z3.BoolVal(False))
-    spell_trap = z3.Not(ctx.kind_is_card(c, *[k for k in vocab.CARD_KINDS if k.startswith("monster")]))
+    spell_trap = z3.Not(ctx.kind_is_card(c, *vocab.TYPE_KINDS["monster"]))
     set_card = z3.And(loc == STZ, z3.Not(up))
-    spell_from_hand = z3.And(loc == HAND, ctx.kind_is_card(c, *[k for k in vocab.CARD_KINDS if k.startswith("spell")]),
+    spell_from_hand = z3.And(loc == HAND, ctx.kind_is_card(c, *vocab.TYPE_KINDS["spell"]),
                              S.ctrl(c) == S.tp)
     st_ok = z3.If(S.from_gy(eff), loc == GY, z3.Or(
         set_card, spell_from_hand, z3.And(z3.Not(ctx.ekind_is(eff, "activation")), up, z3.Or(loc == STZ, loc == FZ))))

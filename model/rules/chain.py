@@ -26,7 +26,8 @@ def speed_term(ctx, eff):
     by_effect = z3.IntVal(0)
     for kind, speed in SPEED_OF_KIND.items():
         by_effect = z3.If(S.ekind(eff) == vocab.EK[kind], speed, by_effect)
-    monster = z3.Or([S.ckind(S.inst(eff)) == vocab.K[k] for k in vocab.CARD_KINDS if k.startswith("monster")])
+    # (a term of S alone: the timeline calls this with a bare namespace holding S)
+    monster = z3.Or([S.ckind(S.inst(eff)) == vocab.K[k] for k in vocab.TYPE_KINDS["monster"]])
     # S1 69-77 lists the effect kinds under "Effect Monster"; a Spell/Trap card's effects (its
     # activation, or a Continuous Trap's triggered effect) have the card's Spell Speed
     return z3.If(S.ekind(eff) == vocab.EK["continuous"], 0, z3.If(monster, by_effect, by_card))

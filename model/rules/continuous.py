@@ -262,8 +262,7 @@ def gen18_counters(ctx):
       "no \"Cannot be Special Summoned\" monster is Special Summoned.", ["card text"], name="activation.lock")
 def gen19(ctx):
     S, act = ctx.S, ctx.act
-    traps = [k for k in vocab.CARD_KINDS if k.startswith("trap")]
-    spells = [k for k in vocab.CARD_KINDS if k.startswith("spell")]
+    traps, spells = vocab.TYPE_KINDS["trap"], vocab.TYPE_KINDS["spell"]
 
     def locked(kind):   # a lock of `kind` refuses this activation's player
         return locks_player(ctx, kind, act.player, ctx.pre)
@@ -282,12 +281,12 @@ def banishes_barred(ctx):
     card the activation fixes, or on its second target. The engine's target checks ask
     IsAbleToRemove of each card, so such a card is no target to banish."""
     S, act, pre = ctx.S, ctx.act, ctx.pre
+    named = banish_barred(ctx, act.player, resolution_target(ctx), pre)
+    second = banish_barred(ctx, act.player, act.target2, pre)
     slots = [(k, slot(act.eff, k, vocab.MAX_OPERATIONS)) for k in range(vocab.MAX_OPERATIONS)]
     return z3.Or([z3.And(S.op(s) == vocab.OP["banish"], z3.Not(S.op_then(s)), on_named(ctx, act.eff, k),
                          S.op_on(s) != vocab.OPERATION_ON.index("all"),   # "banish all ...": the rest still go
-                         z3.Or(banish_barred(ctx, act.player, resolution_target(ctx), pre),
-                               z3.And(S.op_on(s) == vocab.OPERATION_ON.index("chosen"),
-                                      banish_barred(ctx, act.player, act.target2, pre))))
+                         z3.Or(named, z3.And(S.op_on(s) == vocab.OPERATION_ON.index("chosen"), second)))
                   for k, s in slots])
 
 

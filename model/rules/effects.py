@@ -18,11 +18,7 @@ FLIP_SUMMONED = vocab.SUMMONED_THIS_TURN.index("flip")
 ATOM_SLOTS = vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATOMS
 FIELD = (MZ, STZ, FZ)
 CHOICE, CHOSEN = vocab.OPERATION_ON.index("choice"), vocab.OPERATION_ON.index("chosen")
-MONSTER_KINDS = tuple(k for k in vocab.CARD_KINDS if k.startswith("monster"))
-TRAP_KINDS = tuple(k for k in vocab.CARD_KINDS if k.startswith("trap"))
-# each card type's kinds, as the range of their vocab.K indices (CARD_KINDS lists them by type)
-KIND_RANGES = tuple((min(ks), max(ks)) for ks in ([vocab.K[k] for k in vocab.CARD_KINDS if k.startswith(t + ":")]
-                                                  for t in vocab.CARD_TYPES))
+MONSTER_KINDS, TRAP_KINDS = vocab.TYPE_KINDS["monster"], vocab.TYPE_KINDS["trap"]
 
 
 def slot(e, k, n):
@@ -346,9 +342,9 @@ def picks(ctx, owner, prefix, s, card, facts, source):
                      z3.Or(F["not_attribute"](s) == 0,
                            z3.And(F["not_attribute"](s) != S.attribute(card), F["not_attribute"](s) != also)),
                      z3.Or(F["card_kind"](s) == 0, F["card_kind"](s) == S.ckind(card) + 1),   # 1 + vocab.K
-                     z3.Or(F["card_type"](s) == 0,   # 1 + a vocab.CARD_TYPES index: its kinds' K range
-                           *[z3.And(F["card_type"](s) == t + 1, S.ckind(card) >= lo, S.ckind(card) <= hi)
-                             for t, (lo, hi) in enumerate(KIND_RANGES)]))
+                     z3.Or(F["card_type"](s) == 0,   # 1 + a vocab.CARD_TYPES index
+                           *[z3.And(F["card_type"](s) == t + 1, ctx.kind_is_card(card, *vocab.TYPE_KINDS[name]))
+                             for t, name in enumerate(vocab.CARD_TYPES)]))
     other = F["other"](s)
     not_source = z3.Or(other == 0, z3.And(card != source, z3.Or(other == vocab.SELECT_OTHER.index(True),
                                                                   S.name_id(card) != S.name_id(source))))

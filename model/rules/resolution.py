@@ -549,7 +549,7 @@ def card_moves(ctx):
     ups = []
     for i in ctx.cards:
         activated = z3.And(ctx.activating, card == i)
-        is_st = ctx.kind_is_card(i, *[k for k in vocab.CARD_KINDS if not k.startswith("monster")])
+        is_st = ctx.kind_is_card(i, *vocab.TYPE_KINDS["spell"], *vocab.TYPE_KINDS["trap"])
         is_field = ctx.kind_is_card(i, "spell:field")
         hand_monster = z3.And(z3.Not(is_st), S.from_hand(act.eff), pre.loc[i] == HAND)
         ups += [

@@ -13,7 +13,7 @@ from .resolution import PRIORITY as RESOLUTION
 from .resolution import affects, destroyed_by_effect
 
 MZ, GY = vocab.L["monster_zone"], vocab.L["graveyard"]
-MONSTER_KINDS = tuple(k for k in vocab.CARD_KINDS if k.startswith("monster"))
+MONSTER_KINDS = vocab.TYPE_KINDS["monster"]
 PRIORITY = RESOLUTION + 20   # after the resolutions and the rule-set-specific updates
 
 
@@ -40,7 +40,7 @@ def face_up_to_trigger(ctx, eff, st):
     Continuous Trap can only be activated, so a Set "Coffin Seller" does not trigger. Read by the
     rule sets' trigger rows (tables.py); without GEN-7 in the set, any card triggers."""
     c = ctx.S.inst(eff)
-    monster = ctx.kind_is_card(c, *[k for k in vocab.CARD_KINDS if k.startswith("monster")])
+    monster = ctx.kind_is_card(c, *MONSTER_KINDS)
     return z3.Or(z3.Not(ctx.lit("GEN-7")), monster, ctx.sel(st.faceup, c, z3.BoolVal(False)))
 
 
