@@ -55,9 +55,14 @@ class Witness:
     def sat(self, rid, dropped) -> bool:
         """True if some other value of the fact `dropped` makes a step where `rid` holds (and
         no absent rule's default is broken); False: not found, ask the solver."""
+        return self.other_value(rid, dropped) is not None
+
+    def other_value(self, rid, dropped):
+        """The other value of `dropped`'s left side that makes `sat` true (the model is the play's
+        facts with that one changed), or None."""
         where = self.where.get(dropped.get_id())
         if where is None or rid is None:
-            return False
+            return None
         kind, k = where
         vals, act, prepared = self.run.vals, self.act, self.run.prepared
         if kind == "static":   # and the values the same function has elsewhere in the play
@@ -78,8 +83,8 @@ class Witness:
             except compiled.Undetermined:
                 continue
             if rid not in broken and not any(r.startswith("(absent") for r in broken):
-                return True
-        return False
+                return other
+        return None
 
     def closed(self, window) -> bool:
         """True if the step, from the current state moved to `window`, breaks GATED: a state
