@@ -249,12 +249,17 @@ OPERATIONS = (
     # the rest of the battle; the effect destroys it as the part after damage calculation begins
     # (D4, T5), if damage calculation was performed (resolution.destroyed_after_calc)
     "destroy_after_calc",
+    # "your opponent draws cards until their hand has 7 cards" ("Sasuke Samurai #3"): the named
+    # player draws from the top of their Deck as many cards as their hand lacks of `amount` (the hand
+    # the set-up lists, as the Chain Link resolves; none if it holds that many)
+    "draw_until",
 )
 OP = {name: i for i, name in enumerate(OPERATIONS)}
 # a monster's destroy_after_calc mark (State.doomed): none; marked; destroyed by it (a monster destroyed
 # in the step that performs damage calculation was still there for the calculation: calc.present_at_calc)
 DOOMED = ("no", "marked", "destroyed")
 MAX_DRAW = 5   # cards one draw / mill operation moves
+MAX_HAND = 10   # the hand size a draw_until operation draws up to
 # counters on one card: the set-up's most, and the most a per-counter amount counts (it is read as
 # COUNTER_BITS binary digits, so that amount x counters (or cards counted) stays linear: effects.times)
 COUNTER_BITS = 6

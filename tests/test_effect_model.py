@@ -117,6 +117,7 @@ GOOD = [
                      {"do": "destroy_after_calc", "on": "attacker"}]),   # Cross Counter
     dict(operations=[{"do": "no_battle_damage"}, {"do": "draw", "amount": 1}]),   # Defense Draw
     dict(operations=[{"do": "mill", "amount": 3, "to": "opponent"}]),
+    dict(operations=[{"do": "draw_until", "amount": 7, "to": "opponent"}]),   # Sasuke Samurai #3
     dict(once="per_turn"), dict(once="per_turn_by_name"), dict(once="per_turn_by_card_name"),
     # Dark Diviner: "The ATK of the attack target becomes equal to this face-up card's current ATK"
     dict(operations=[{"do": "atk_set", "on": "attack_target", "amount": "self_atk"}]),
@@ -256,6 +257,8 @@ BAD = [
     (dict(once="twice_per_turn"), "expected one of: none, per_turn, per_turn_by_name, per_turn_by_card_name"),
     (dict(kind="continuous", apply={"do": "lock_traps"}, once="per_turn"), "has no once-per-turn limit"),
     (dict(operations=[{"do": "draw", "amount": 6}]), "moves 1 to 5 cards"),
+    (dict(operations=[{"do": "draw_until", "amount": 11}]), "draws until the hand has 1 to 10 cards"),
+    (dict(operations=[{"do": "draw_until", "amount": 7, "on": "chosen"}]), "it takes no 'on'"),
     (dict(operations=[{"do": "mill", "amount": 1, "to": "controller_of"}]), "from the Deck of 'you' or 'opponent'"),
     (dict(operations=[{"do": "draw", "amount": 1, "on": "chosen"}]), "it takes no 'on'"),
     (dict(kind="continuous", apply={"do": "position_lock", "on": "all", "select": {}}), "missing required key 'position'"),

@@ -66,12 +66,12 @@ class Continuous:
 
 
 # --- what each operation takes ------------------------------------------------------------------
-AMOUNT_OPS = ("atk_add", "atk_set", "def_add", "def_set", "damage", "gain_lp", "draw", "mill", "add_counter",
-              "remove_counter")
+AMOUNT_OPS = ("atk_add", "atk_set", "def_add", "def_set", "damage", "gain_lp", "draw", "mill", "draw_until",
+              "add_counter", "remove_counter")
 COUNTED_OPS = ("atk_add", "def_add", "damage", "gain_lp")   # "N for each card": what adds or takes away
 COUNTER_OPS = ("add_counter", "remove_counter")   # `amount`: 1 to vocab.MAX_COUNTERS counters
-TO_OPS = ("damage", "gain_lp", "double_battle_damage", "draw", "mill")
-DECK_OPS = ("draw", "mill")   # about a player's Deck: no card, `to` is whose Deck
+DECK_OPS = ("draw", "mill", "draw_until")   # about a player's Deck: no card, `to` is whose Deck
+TO_OPS = ("damage", "gain_lp", "double_battle_damage") + DECK_OPS
 DECK_MOVES = ("banish", "to_hand", "to_graveyard")   # what an operation does to cards in the Deck (`"cards": "deck"`)
 TO_YOU = ("double_battle_damage",) + DECK_OPS   # `to` is "you" unless the text names the opponent
 GAME_OPS = ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "skip_damage_calc",
@@ -312,13 +312,15 @@ def _operation(r: Reader, o, w, k) -> Operation:
     to = r.get(o, "to", str, "you" if do in TO_YOU else "opponent", choices=vocab.LP_PLAYERS, what=w)
     if "to" in o and do not in TO_OPS:
         r.fail("to", f"{w}: 'to' is for 'damage' and 'gain_lp' (whose LP), 'double_battle_damage' (whose battle "
-                     "damage) and 'draw' and 'mill' (whose Deck)")
+                     "damage) and 'draw', 'mill' and 'draw_until' (whose Deck)")
     if do == "double_battle_damage" and to == "controller_of":
         r.fail("to", f"{w}: 'double_battle_damage' doubles the battle damage of 'you' or 'opponent'")
     if do in DECK_OPS and to == "controller_of":
         r.fail("to", f"{w}: {do!r} moves cards from the Deck of 'you' or 'opponent'")
-    if do in DECK_OPS and not 1 <= amount <= vocab.MAX_DRAW:
-        r.fail("amount", f"{w}: {do!r} moves 1 to {vocab.MAX_DRAW} cards; got {amount}")
+    most = vocab.MAX_HAND if do == "draw_until" else vocab.MAX_DRAW   # a hand size, or cards moved
+    if do in DECK_OPS and not 1 <= amount <= most:
+        r.fail("amount", f"{w}: {do!r} " + ("draws until the hand has" if do == "draw_until" else "moves")
+               + f" 1 to {most} cards; got {amount}")
     if do == "equip" and on != "chosen":
         r.fail("on" if "on" in o else None,
                f"{w}: 'equip' equips this card to the monster it targets: 'on' is \"chosen\", got {on!r}")

@@ -85,6 +85,7 @@ OPERATION_WORDS = {
     "indestructible_by_effect": "makes unable to be destroyed by card effects this turn",
     "attack_again": "lets attack once more this turn", "equip": "equips this card to",
     "draw": "makes its controller draw {amount}", "mill": "sends the top {amount} of its controller's Deck to the Graveyard",
+    "draw_until": "makes its controller draw until their hand has {amount} cards",
     "add_counter": "places {amount} counter(s) on", "remove_counter": "removes {amount} counter(s) from",
     "halve_damage": "halves all the damage its controller takes for the rest of this turn",
     "halve_effect_damage": "halves the effect damage its controller takes for the rest of this turn",
@@ -399,7 +400,7 @@ def slot_facts(n, eff, archetype_id, name_id):
         what = OPERATION_WORDS[o.do].format(amount=amount)
         if o.do == "double_battle_damage" and o.to == "opponent":
             what = what.replace("its controller takes", "its controller's opponent takes")
-        if o.do in ("draw", "mill") and o.to == "opponent":
+        if o.do in DECK_OPS and o.to == "opponent":
             what = what.replace("its controller", "its controller's opponent")
         # an operation about the attack, the Chain or a Deck names no card
         words = f"{n}: {'then ' if o.then else 'or, if it cannot, ' if o.otherwise else ''}it {what}" + \

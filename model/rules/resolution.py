@@ -21,6 +21,7 @@ from .effects import (
     locks_player,
     on_named,
     picks,
+    player_quantities,
     player_values,
     position_locks,
     slot,
@@ -284,13 +285,24 @@ def named_player(ctx, k, me):
 
 
 def from_the_top(ctx, k, i):
-    """Card i is among the top `amount` cards of the Deck whose player operation slot k (draw /
-    mill) names: it is in that Deck and fewer than `amount` of that player's Deck cards come before
-    it in the set-up (a set-up lists a Deck top first)."""
+    """Card i is among the top `drawn` cards of the Deck whose player operation slot k (draw /
+    mill / draw_until) names: it is in that Deck and fewer than `drawn` of that player's Deck
+    cards come before it in the set-up (a set-up lists a Deck top first)."""
     S, pre = ctx.S, ctx.pre
     whose = named_player(ctx, k, S.ctrl(S.inst(ctx.top_eff)))
     above = z3.Sum([z3.If(z3.And(pre.loc[j] == DECK, S.ctrl(j) == whose), 1, 0) for j in ctx.cards if j < i] or [z3.IntVal(0)])
-    return z3.And(pre.loc[i] == DECK, S.ctrl(i) == whose, above < S.op_amount(op_slot(ctx, k)))
+    return z3.And(pre.loc[i] == DECK, S.ctrl(i) == whose, above < drawn(ctx, k, whose))
+
+
+def drawn(ctx, k, whose):
+    """How many cards operation slot k moves from the top of `whose` Deck: its amount; for
+    draw_until, what that player's hand lacks of it (the script counts the hand as it draws:
+    the cards the set-up lists there, as the Chain Link resolves; none if it holds that many)."""
+    def build():
+        s = op_slot(ctx, k)
+        hand = player_quantities(ctx, whose, ctx.pre)["hand"]
+        return z3.If(ctx.S.op(s) == vocab.OP["draw_until"], ctx.S.op_amount(s) - hand, ctx.S.op_amount(s))
+    return once(ctx, ("drawn", k), build)
 
 
 def lp_delta(ctx, player):
@@ -411,7 +423,7 @@ def resolve_effects(ctx):
     for k in range(OPS):
         for i in ctx.cards:
             top = z3.And(valid(ctx, k), from_the_top(ctx, k, i))
-            for op, where in (("draw", HAND), ("mill", GY)):
+            for op, where in (("draw", HAND), ("draw_until", HAND), ("mill", GY)):
                 moved = z3.And(applies(ctx, op, k), top)
                 ups += [Update("loc", i, moved, z3.IntVal(where)), Update("faceup", i, moved, z3.BoolVal(op == "mill"))]
     ups += [Update("loc", i, negate_destroyed(ctx, i), z3.IntVal(GY)) for i in ctx.cards]
