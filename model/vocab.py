@@ -204,7 +204,9 @@ NEGATED_COMPARISON = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", "
 # ("and") each: the relation has a slot per atom (model/rules/effects.py).
 CONDITION_ALTERNATIVES = 2
 CONDITION_ATOMS = 3
-TARGET_FILTER_ATOMS = 3
+# A target's (and a cost's or a choice's) filter: "target 1 face-up "Performapal" monster whose current
+# ATK differs from its original ATK" is 4 atoms (the Monster Zone, face-up, the archetype, the ATK)
+TARGET_FILTER_ATOMS = 4
 # An effect targets at most two cards ("Target 2 cards on the field"), each with its own filter; the
 # second is required or optional ("Target up to 2 Spells/Traps"): the Chain Link holds both
 SECOND_TARGET = ("none", "required", "optional")
@@ -299,7 +301,8 @@ LP_PLAYERS = ("opponent", "you", "controller_of")
 # `count`: `amount` for each card the operation's own `count` selector picks ("lose 800 ATK for each
 # monster they control"; "300 damage for each "Attack and Receive" in your GY")
 AMOUNT_OF = ("number", "atk", "original_atk", "self_atk", "opponent_battle_damage", "count",
-             "half_original_atk")   # "half the original ATK of that monster" (rounded down)
+             "half_original_atk",   # "half the original ATK of that monster" (rounded down)
+             "atk_difference")      # "the difference between its original and current ATK" (not negative)
 
 # Lasting battle-damage changes an operation leaves for the rest of the battle (BD-1 applies them
 # with the cards' own modifiers): to the damage its controller would take.

@@ -215,9 +215,9 @@ def test_a_target_filter_of_three_atoms(cards):
     assert e["operations"] == [{"do": "atk_halve", "on": "chosen"}]
 
 
-def test_a_target_filter_beyond_three_atoms_is_unknown_never_shortened():
-    # 4 atoms (the Monster Zone, the opponent's, face-up, Attack Position): the format holds 3, and
-    # dropping one would admit other cards; without IsAttackPos the same script gives its 3 atoms
+def test_a_target_filter_beyond_four_atoms_is_unknown_never_shortened():
+    # 5 atoms (the Monster Zone, the opponent's, face-up, Attack Position, a Dragon): the format holds
+    # 4, and dropping one would admit other cards; without IsRace the same script gives its 4 atoms
     def derived(test):
         script = luascan.scan(("local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
                                "\te1:SetType(EFFECT_TYPE_ACTIVATE)\n\te1:SetProperty(EFFECT_FLAG_CARD_TARGET)\n"
@@ -226,8 +226,8 @@ def test_a_target_filter_beyond_three_atoms_is_unknown_never_shortened():
                                "function s.tg(e,tp,eg,ep,ev,re,r,rp,chk,chkc)\n"
                                "\tDuel.SelectTarget(tp,s.filter,tp,0,LOCATION_MZONE,1,1,nil)\nend\n").encode(), "c9.lua")
         return scriptmodel.target(script.effects[0], script.functions, True)
-    assert derived("c:IsFaceup() and c:IsAttackPos()") is scriptmodel.UNKNOWN
-    assert len(derived("c:IsFaceup()").value["filter"]["all"]) == 3
+    assert derived("c:IsFaceup() and c:IsAttackPos() and c:IsRace(RACE_DRAGON)") is scriptmodel.UNKNOWN
+    assert len(derived("c:IsFaceup() and c:IsAttackPos()").value["filter"]["all"]) == 4
 
 
 def test_choices_and_searches_are_unknown(cards):
@@ -470,8 +470,10 @@ def test_a_filter_of_both_sides_takes_its_side_from_iscontroler():
     # a face-up Attack Position monster on either side: face-up and not in Defense Position
     assert _target_of("c:IsPosition(POS_FACEUP_ATTACK)", locs="LOCATION_MZONE,LOCATION_MZONE") == [
         MZ, _t("face_up", True), _t("defense_position", False)]
-    # ... of your opponent's: four atoms, one more than the format holds
-    assert _target_of("c:IsPosition(POS_FACEUP_ATTACK)") is scriptmodel.UNKNOWN
+    # ... of your opponent's: four atoms, as many as the format holds; a Dragon besides is one more
+    assert _target_of("c:IsPosition(POS_FACEUP_ATTACK)") == [MZ, _t("yours", False), _t("face_up", True),
+                                                             _t("defense_position", False)]
+    assert _target_of("c:IsPosition(POS_FACEUP_ATTACK) and c:IsRace(RACE_DRAGON)") is scriptmodel.UNKNOWN
 
 
 @pytest.mark.parametrize("test, params, extra, locs", [

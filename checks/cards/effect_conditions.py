@@ -161,11 +161,11 @@ def parse_condition(r: Reader, value, what, key="condition", allow_events=True, 
         return event, ()
     if not alternatives:
         r.fail(key, f"{what}: this condition holds for no card or state ever")
-    if limit is not None:
+    if limit is not None:   # the filter's own slots, which replace the condition's
         most_alternatives, most_atoms, message = limit
         if len(alternatives) > most_alternatives or any(len(a) > most_atoms for a in alternatives):
             r.fail(key, message)
-    if len(alternatives) > vocab.CONDITION_ALTERNATIVES or any(len(a) > vocab.CONDITION_ATOMS for a in alternatives):
+    elif len(alternatives) > vocab.CONDITION_ALTERNATIVES or any(len(a) > vocab.CONDITION_ATOMS for a in alternatives):
         r.fail(key, f"{what}: a condition may have at most {vocab.CONDITION_ALTERNATIVES} alternatives ('any') "
                     f"of at most {vocab.CONDITION_ATOMS} atoms each once written as an 'any' of 'all's; "
                     f"this one has {len(alternatives)} of up to {max(len(a) for a in alternatives)}")

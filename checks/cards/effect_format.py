@@ -68,6 +68,9 @@ class Continuous:
 # --- what each operation takes ------------------------------------------------------------------
 AMOUNT_OPS = ("atk_add", "atk_set", "def_add", "def_set", "damage", "gain_lp", "draw", "mill", "draw_until",
               "add_counter", "remove_counter")
+# amounts read from a card that an ATK change takes besides damage and gain_lp: "becomes equal to this
+# card's ATK" (Dark Diviner), "gains ATK equal to the difference" (Performapal Barracuda)
+STAT_AMOUNTS = {"self_atk": ("atk_add", "atk_set"), "atk_difference": ("atk_add",)}
 COUNTED_OPS = ("atk_add", "def_add", "damage", "gain_lp")   # "N for each card": what adds or takes away
 COUNTER_OPS = ("add_counter", "remove_counter")   # `amount`: 1 to vocab.MAX_COUNTERS counters
 DECK_OPS = ("draw", "mill", "draw_until")   # about a player's Deck: no card, `to` is whose Deck
@@ -300,9 +303,9 @@ def _operation(r: Reader, o, w, k) -> Operation:
             count = _select(ar, v, f"{w} amount", "all", key="count")
         elif isinstance(v, str):
             amount_of = r.get(o, "amount", str, choices=[a for a in vocab.AMOUNT_OF[1:] if a != "count"], what=w)
-            if do not in ("damage", "gain_lp") and not (amount_of == "self_atk" and do in ("atk_add", "atk_set")):
-                r.fail("amount", f"{w}: an amount of {v!r} is for 'damage' and 'gain_lp'"
-                                 + (" (and 'atk_add', 'atk_set')" if amount_of == "self_atk" else ""))
+            takers = ("damage", "gain_lp") + STAT_AMOUNTS.get(amount_of, ())
+            if do not in takers:
+                r.fail("amount", f"{w}: an amount of {v!r} is for {', '.join(map(repr, takers))}")
         else:
             amount = r.get(o, "amount", int, 0, what=w)
     elif do in AMOUNT_OPS:
@@ -326,7 +329,7 @@ def _operation(r: Reader, o, w, k) -> Operation:
                f"{w}: 'equip' equips this card to the monster it targets: 'on' is \"chosen\", got {on!r}")
     if do in COUNTER_OPS and not 1 <= amount <= vocab.MAX_COUNTERS:
         r.fail("amount", f"{w}: {do!r} places or removes 1 to {vocab.MAX_COUNTERS} counters; got {amount}")
-    if amount_of in ("atk", "original_atk") and on == "all":
+    if amount_of in ("atk", "original_atk", "half_original_atk", "atk_difference") and on == "all":
         r.fail("amount", f"{w}: an amount of one card's ATK needs one card: 'on' is not 'all'")
     select = _select(r, o, w, on, operation=True)
     if select.cards == "deck" and do not in DECK_MOVES:

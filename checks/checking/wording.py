@@ -63,7 +63,7 @@ TRIGGER_CLASS_WORDS = {
     "other": "it triggers on another event (not moving, being flipped or changing position)",
 }
 AMOUNT_WORDS = {"atk": "its ATK", "original_atk": "its original ATK", "half_original_atk": "half its original ATK",
-                "self_atk": "this card's ATK",
+                "self_atk": "this card's ATK", "atk_difference": "the difference between its ATK and original ATK",
                 "opponent_battle_damage": "the battle damage its controller's opponent took in this battle"}
 OPERATION_WORDS = {
     "atk_add": "changes ATK by {amount}", "atk_set": "makes ATK {amount}", "atk_halve": "halves ATK",

@@ -247,7 +247,9 @@ def operation_amount(ctx, k, card):
     """Operation slot k's amount (vocab.AMOUNT_OF): a number; the ATK or original ATK of `card`,
     the card it is on (a term, or an index); the resolving effect's own card's ATK (`self_atk`:
     "becomes equal to this face-up card's current ATK", Dark Diviner); half the original ATK of `card`
-    (rounded down, as the engine does: "Trap Hole of Spikes"); the battle damage its
+    (rounded down, as the engine does: "Trap Hole of Spikes"); the difference between the ATK and the
+    original ATK of `card`, never negative ("gains ATK equal to the difference", Performapal Barracuda's
+    script: math.abs of the two); the battle damage its
     controller's opponent took in this battle ("Gain Life Points equal to the Battle Damage that
     the monster inflicted to your opponent", Sebek's Blessing); or the number for each card its
     `count` selector picks (`count`: "800 ATK for each monster they control"), all as before the step."""
@@ -256,8 +258,9 @@ def operation_amount(ctx, k, card):
 
     def atk(c):
         return pre.atk[c] if isinstance(c, int) else ctx.sel(pre.atk, c, z3.IntVal(0))
-    values = {"atk": atk(card), "original_atk": S.orig_atk(card), "half_original_atk": S.orig_atk(card) / 2,
-              "self_atk": atk(own),
+    now, orig = atk(card), S.orig_atk(card)
+    values = {"atk": now, "original_atk": orig, "half_original_atk": orig / 2, "self_atk": atk(own),
+              "atk_difference": z3.If(now >= orig, now - orig, orig - now),
               "opponent_battle_damage": ctx.sel(pre.bd, 1 - S.ctrl(own)),
               "count": times(S.op_amount(s), counted(ctx, k))}   # linear: see effects.times
     out = S.op_amount(s)
