@@ -363,6 +363,10 @@ CONTINUOUS = (
     # names (`player`, as a lock's) banish no card from a Graveyard, by an effect or as a cost, and
     # do not target one to banish it (EFFECT_CANNOT_REMOVE on cards in LOCATION_GRAVE)
     "lock_graveyard_banish",
+    # "Negate the effects of face-up monsters while your opponent controls them" (Destiny HERO -
+    # Plasma): a monster's; the monsters its controller's opponent controls (EFFECT_DISABLE on the
+    # opponent's Monster Zone), read after the Spell/Trap negations (effects.monster_effects_negated)
+    "negate_opponent_monster_effects",
 )
 HALVING = ("atk_halve", "def_halve")
 MAX_HALVINGS = 3   # halvings one monster's ATK or DEF takes; more apply as 3
@@ -384,8 +388,12 @@ POSITIONS = ("attack", "defense")   # the battle position a position_lock impose
 LOCK_FILTERS = ("any", "face_up")   # a position_lock's selector: its own position is not a criterion
 LOCKS = ("lock_traps", "lock_spells", "lock_spells_traps", "lock_special_summon", "lock_graveyard_banish")
 LOCK_PLAYERS = ("both", "opponent")   # whose activations a lock refuses (stored as its select side)
-GAME_CONTINUOUS = LOCKS + ("negate_monster_effects", "no_battle_damage",
-                           "graveyard_redirect")   # about the game, a player or every card: no `on`
+GAME_CONTINUOUS = LOCKS + ("negate_monster_effects", "no_battle_damage", "graveyard_redirect",
+                           "negate_opponent_monster_effects")   # about the game, a player or every card: no `on`
+# applied while their card is face-up on the field, with no condition: whether they apply is read by
+# every condition's atoms (a card's Attribute, whether its effects are negated), so a condition of
+# their own could read itself
+UNCONDITIONAL = ("add_attribute", "negate_monster_effects", "negate_trap_effects", "negate_opponent_monster_effects")
 
 # A monster's Summoning conditions (a card's `summoning_condition`): not an effect, so they apply
 # wherever the card is, face-up or not, and nothing negates them. "cannot_be_special_summoned":

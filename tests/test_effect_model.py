@@ -328,6 +328,12 @@ BAD = [
      "is about its own card"),
     (dict(kind="continuous", condition={"quantity": "attacking", "of": "self"}, apply={"do": "add_attribute", "attribute": "dark"}),
      "with no condition"),
+    # whether a negation applies is read by every condition's atoms: one of its own could read itself
+    (dict(kind="continuous", condition={"quantity": "attacking", "of": "self"},
+          apply={"do": "negate_opponent_monster_effects"}), "negate_opponent_monster_effects applies while its card is face-up"),
+    (dict(kind="continuous", condition={"quantity": "attacking", "of": "self"}, apply={"do": "negate_trap_effects"}),
+     "with no condition"),
+    (dict(kind="continuous", apply={"do": "negate_opponent_monster_effects", "on": "all"}), "takes no 'on'"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "graveyard", "filter": "face_down"}}]),
      "a Graveyard selector's filter is any"),
     (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 100, "on": "all", "select": {"cards": "graveyard"}}),
@@ -533,6 +539,7 @@ def typed(card_type, effect):
     # the negations the model reads from one kind of card (model/rules/effects.py)
     ("monster", dict(kind="continuous", apply={"do": "negate_monster_effects"}), "is a Spell or Trap Card's effect", "trap"),
     ("trap", dict(kind="continuous", apply={"do": "negate_trap_effects"}), "is a monster's effect", "monster"),
+    ("spell", dict(kind="continuous", apply={"do": "negate_opponent_monster_effects"}), "is a monster's effect", "monster"),
     # a Spell or Trap Card never battles: an event about this card in a battle never holds
     ("trap", dict(kind="trigger", condition="battle_damage_dealt"), "a Trap Card never battles", "monster"),
     ("spell", dict(kind="activation", condition={"all": ["attacked", {"quantity": "lp", "of": "you", "cmp": ">", "value": 0}]}),

@@ -357,7 +357,9 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
     w = f"{what} apply"
     ar.obj(a, {"do", "on", "amount", "select", "player", "position", "fixed", "per", "to", "instead", "attribute"}, w)
     do = ar.get(a, "do", str, REQUIRED, choices=vocab.CONTINUOUS[1:], what=w)
-    attribute = _added_attribute(r, ar, d, a, do, w)
+    attribute = _added_attribute(ar, a, do, w)
+    if do in vocab.UNCONDITIONAL and d.get("condition", "none") not in ("none", None):
+        r.fail("condition", f"{w}: {do} applies while its card is face-up on the field, with no condition")
     on = ar.get(a, "on", str, "self", choices=vocab.CONTINUOUS_ON, what=w)
     redirect = do in vocab.REDIRECTS
     to = ar.get(a, "to", str, REQUIRED if redirect else "", choices=vocab.REDIRECT_TO if redirect else None, what=w)
@@ -428,10 +430,9 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
     return Continuous(do, on, amount or 0, select, position, fixed, per, to, count, attribute)
 
 
-def _added_attribute(r: Reader, ar: Reader, d, a, do, w) -> str:
+def _added_attribute(ar: Reader, a, do, w) -> str:
     """add_attribute's `attribute` (lower case; "" for any other kind). Its effect takes no
-    condition: the model reads an added Attribute in every condition's atoms, so a condition on
-    it could read itself (model/rules/effects.added_attribute)."""
+    condition (vocab.UNCONDITIONAL)."""
     if do != "add_attribute":
         if "attribute" in a:
             ar.fail("attribute", f"{w}: 'attribute' (the Attribute its card also has) goes with add_attribute and only with it")
@@ -440,8 +441,6 @@ def _added_attribute(r: Reader, ar: Reader, d, a, do, w) -> str:
     if v.lower() not in vocab.ATTRIBUTES[1:]:
         ar.fail("attribute", f"{w}: attribute {short(v)}{did_you_mean(v.lower(), vocab.ATTRIBUTES[1:])}; "
                              f"expected one of: {', '.join(vocab.ATTRIBUTES[1:])}")
-    if d.get("condition", "none") != "none":
-        r.fail("condition", f"{w}: add_attribute applies while its card is face-up on the field, with no condition")
     return v.lower()
 
 

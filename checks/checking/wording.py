@@ -109,6 +109,7 @@ CONTINUOUS_WORDS = {
     "lock_graveyard_banish": "keeps cards in the Graveyards from being banished",
     "negate_monster_effects": "negates the effects of face-up monsters on the field",
     "negate_trap_effects": "negates all Trap effects on the field",
+    "negate_opponent_monster_effects": "negates the effects of face-up monsters its controller's opponent controls",
     "cannot_attack": "keeps from attacking", "direct_attack": "lets attack directly",
     "piercing": "gives piercing battle damage",
     "cannot_be_attacked": "keeps from being chosen as an attack target",

@@ -377,13 +377,20 @@ def flip_waits(ctx, j, st):
 
 def effects_negated(ctx, j, st, drained=None):
     """Card j (an index or a term), face-up on the field, has its effects negated: a monster in
-    the Monster Zone by a "negate the effects of face-up monsters" (`drained`:
-    monster_effects_negated, when built), a Trap by a "negate all Trap effects on the field"."""
+    the Monster Zone by a "negate the effects of face-up monsters" that reaches its controller's
+    side (`drained`: monster_effects_negated, when built), a Trap by a "negate all Trap effects
+    on the field"."""
     drained = monster_effects_negated(ctx, st) if drained is None else drained
     loc = st.loc[j] if isinstance(j, int) else ctx.sel(st.loc, j, z3.IntVal(0))
-    monster = z3.And(ctx.kind_is_card(j, *MONSTER_KINDS), loc == MZ, drained)
+    monster = z3.And(ctx.kind_is_card(j, *MONSTER_KINDS), loc == MZ, side_negated(ctx, j, drained))
     trap = z3.And(ctx.kind_is_card(j, *TRAP_KINDS), trap_effects_negated(ctx, st))
     return z3.Or(monster, trap)
+
+
+def side_negated(ctx, j, drained):
+    """The effects of face-up monsters card j's controller controls are negated (`drained`:
+    monster_effects_negated, one term per player)."""
+    return z3.If(ctx.S.ctrl(j) == 0, drained[0], drained[1])
 
 
 def added_attribute(ctx, card, st):
@@ -510,20 +517,37 @@ def continuous_condition(ctx, s, st=None):
 
 
 def monster_effects_negated(ctx, st):
-    """A "negate the effects of face-up monsters" (Skill Drain) applies: its Spell or Trap card is
-    face-up on the field."""
+    """For each player (0, 1): the effects of the face-up monsters that player controls are
+    negated in `st`. By a "negate the effects of face-up monsters" (Skill Drain) whose Spell or
+    Trap card is face-up on the field, both sides; or by a "negate the effects of face-up monsters
+    while your opponent controls them" (Destiny HERO - Plasma) of the other player's face-up
+    monster in the Monster Zone whose own effects Skill Drain does not negate. Read in that order,
+    as Jinzo's is (docs/interpretations.md, "Jinzo and Skill Drain"): a Plasma's own effect is not
+    negated by the other player's Plasma."""
     return once(ctx, ("drained", st.prefix), lambda: _monster_effects_negated(ctx, st))
 
 
 def _monster_effects_negated(ctx, st):
-    S = ctx.S
-    terms = []
-    for j in ctx.cards:
-        up = z3.And(st.faceup[j], z3.Or([st.loc[j] == z for z in FIELD]),
-                    z3.Not(ctx.kind_is_card(j, *MONSTER_KINDS)))
-        for k in range(vocab.MAX_CONTINUOUS):
-            terms.append(z3.And(S.cont(slot(j, k, vocab.MAX_CONTINUOUS)) == vocab.CN["negate_monster_effects"], up))
-    return z3.And(ctx.grant("continuous_effects"), z3.Or(terms)) if terms else z3.BoolVal(False)
+    gate = ctx.grant("continuous_effects")
+    drained = z3.And(gate, z3.Or([z3.And(has_continuous(ctx, j, "negate_monster_effects"), st.faceup[j],
+                                         z3.Or([st.loc[j] == z for z in FIELD]), z3.Not(ctx.kind_is_card(j, *MONSTER_KINDS)))
+                                  for j in ctx.cards] or [z3.BoolVal(False)]))
+    # a monster's, over its opponent's side (the card list says a monster: cards/catalogue.py)
+    plasmas = [(j, z3.And(has_continuous(ctx, j, "negate_opponent_monster_effects"), monster_live(ctx, j, st)))
+               for j in ctx.cards]
+    return tuple(z3.Or(drained, z3.And(gate, z3.Or([z3.And(on, ctx.S.ctrl(j) != p) for j, on in plasmas]
+                                                   or [z3.BoolVal(False)]))) for p in (0, 1))
+
+
+def has_continuous(ctx, j, kind):
+    """One of card j's continuous slots is `kind`."""
+    return z3.Or([ctx.S.cont(slot(j, k, vocab.MAX_CONTINUOUS)) == vocab.CN[kind] for k in range(vocab.MAX_CONTINUOUS)])
+
+
+def monster_live(ctx, j, st):
+    """Card j is a face-up monster in the Monster Zone whose Continuous Effects apply (not flipped
+    by the attack where they wait: flip_waits), before any negation is read."""
+    return z3.And(st.faceup[j], st.loc[j] == MZ, ctx.kind_is_card(j, *MONSTER_KINDS), z3.Not(flip_waits(ctx, j, st)))
 
 
 def trap_effects_negated(ctx, st):
@@ -534,13 +558,10 @@ def trap_effects_negated(ctx, st):
 
 
 def _trap_effects_negated(ctx, st):
-    S = ctx.S
-    terms = [z3.And(S.cont(slot(j, k, vocab.MAX_CONTINUOUS)) == vocab.CN["negate_trap_effects"], st.faceup[j],
-                    st.loc[j] == MZ, ctx.kind_is_card(j, *MONSTER_KINDS), z3.Not(flip_waits(ctx, j, st)))
-             for j in ctx.cards for k in range(vocab.MAX_CONTINUOUS)]
-    if not terms:
-        return z3.BoolVal(False)
-    return z3.And(ctx.grant("continuous_effects"), z3.Not(monster_effects_negated(ctx, st)), z3.Or(terms))
+    drained = monster_effects_negated(ctx, st)
+    return z3.And(ctx.grant("continuous_effects"),
+                  z3.Or([z3.And(has_continuous(ctx, j, "negate_trap_effects"), monster_live(ctx, j, st),
+                                z3.Not(side_negated(ctx, j, drained))) for j in ctx.cards] or [z3.BoolVal(False)]))
 
 
 def continuous_on(ctx, j, s, card, facts, st):

@@ -207,8 +207,8 @@ table_rule("D4-5", "\"After damage calculation\" effects, effects that respond t
 table_rule("D4-6", "Effects such as \"Skill Drain\" still affect monsters destroyed by battle, which "
            "are still on the field.", ["S0-OCG 205"], expressible="partial",
            note="GEN-18 reads the Monster Zone, where a monster destroyed by battle stays until the "
-                "end of the Damage Step, but no catalogue card's effect would apply there and be "
-                "told apart; the rule is documented, not enforced.")
+                "end of the Damage Step, so a negation (\"Skill Drain\", \"Destiny Hero - Plasma\") "
+                "still applies to it there; the rule adds no constraint of its own: documented, not enforced.")
 
 
 @rule("D4-7", "Replacement-for-destruction effects are applied at the very start of the part after "
