@@ -367,6 +367,9 @@ CONTINUOUS = (
     # Plasma): a monster's; the monsters its controller's opponent controls (EFFECT_DISABLE on the
     # opponent's Monster Zone), read after the Spell/Trap negations (effects.monster_effects_negated)
     "negate_opponent_monster_effects",
+    # "If the equipped monster battles an opponent's monster, ... its effect(s) is negated" (Rainbow
+    # Veil, an Equip Spell: `on` equipped): the monster battling the equipped monster, while they battle
+    "negate_battle_opponent",
 )
 HALVING = ("atk_halve", "def_halve")
 MAX_HALVINGS = 3   # halvings one monster's ATK or DEF takes; more apply as 3
@@ -393,7 +396,8 @@ GAME_CONTINUOUS = LOCKS + ("negate_monster_effects", "no_battle_damage", "gravey
 # applied while their card is face-up on the field, with no condition: whether they apply is read by
 # every condition's atoms (a card's Attribute, whether its effects are negated), so a condition of
 # their own could read itself
-UNCONDITIONAL = ("add_attribute", "negate_monster_effects", "negate_trap_effects", "negate_opponent_monster_effects")
+UNCONDITIONAL = ("add_attribute", "negate_monster_effects", "negate_trap_effects", "negate_opponent_monster_effects",
+                 "negate_battle_opponent")
 
 # A monster's Summoning conditions (a card's `summoning_condition`): not an effect, so they apply
 # wherever the card is, face-up or not, and nothing negates them. "cannot_be_special_summoned":

@@ -334,6 +334,7 @@ BAD = [
     (dict(kind="continuous", condition={"quantity": "attacking", "of": "self"}, apply={"do": "negate_trap_effects"}),
      "with no condition"),
     (dict(kind="continuous", apply={"do": "negate_opponent_monster_effects", "on": "all"}), "takes no 'on'"),
+    (dict(kind="continuous", apply={"do": "negate_battle_opponent"}), "'on' is \"equipped\", got 'self'"),
     (dict(operations=[{"do": "destroy", "on": "all", "select": {"cards": "graveyard", "filter": "face_down"}}]),
      "a Graveyard selector's filter is any"),
     (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 100, "on": "all", "select": {"cards": "graveyard"}}),
@@ -525,11 +526,13 @@ def test_loader_refuses_what_the_schema_cannot_say(effect, message):
 
 
 def typed(card_type, effect):
-    """card(**effect) as a monster, or as a Continuous Spell / Trap."""
+    """card(**effect) as a monster, or as a Spell / Trap (Continuous unless `card_type` names the
+    subtype: "spell:equip")."""
     doc = card(**effect)
     if card_type != "monster":
         entry = doc["cards"][0]
-        entry.update(type=card_type, subtype="continuous")
+        kind, _, subtype = card_type.partition(":")
+        entry.update(type=kind, subtype=subtype or "continuous")
         for k in ("atk", "def", "level"):
             del entry[k]
     return doc
@@ -540,6 +543,8 @@ def typed(card_type, effect):
     ("monster", dict(kind="continuous", apply={"do": "negate_monster_effects"}), "is a Spell or Trap Card's effect", "trap"),
     ("trap", dict(kind="continuous", apply={"do": "negate_trap_effects"}), "is a monster's effect", "monster"),
     ("spell", dict(kind="continuous", apply={"do": "negate_opponent_monster_effects"}), "is a monster's effect", "monster"),
+    ("monster", dict(kind="continuous", apply={"do": "negate_battle_opponent", "on": "equipped"}),
+     "is an Equip Card's effect", "spell:equip"),
     # a Spell or Trap Card never battles: an event about this card in a battle never holds
     ("trap", dict(kind="trigger", condition="battle_damage_dealt"), "a Trap Card never battles", "monster"),
     ("spell", dict(kind="activation", condition={"all": ["attacked", {"quantity": "lp", "of": "you", "cmp": ">", "value": 0}]}),

@@ -281,7 +281,8 @@ def check_equipping(card: Card, doc, path, where):
 # the negations the model reads from one kind of card only (model/rules/effects.py): (types, words)
 NEGATION_SOURCES = {"negate_monster_effects": (("spell", "trap"), "a Spell or Trap Card's effect (\"Skill Drain\")"),
                     "negate_trap_effects": (("monster",), "a monster's effect (\"Jinzo\")"),
-                    "negate_opponent_monster_effects": (("monster",), "a monster's effect (\"Destiny HERO - Plasma\")")}
+                    "negate_opponent_monster_effects": (("monster",), "a monster's effect (\"Destiny HERO - Plasma\")"),
+                    "negate_battle_opponent": (("spell", "trap"), "an Equip Card's effect (\"Rainbow Veil\")")}
 # the events (vocab.CONDITIONS) about the effect's own card battling: only a monster's
 BATTLE_EVENTS_OF_THIS_CARD = (
     "battling", "attacked", "attacked_face_down", "flipped_by_attack", "destroyed_by_battle", "destroys_by_battle",

@@ -403,6 +403,9 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
         ar.fail("per", f"{w}: 'per' (the amount for each counter on its card) goes with {' and '.join(MODIFIERS)} and only with them")
     if do in vocab.SELF_ONLY_CONTINUOUS and on != "self":
         ar.fail("on", f"{w}: {do!r} is about its own card (\"destroy this card\"): 'on' is \"self\"")
+    if do == "negate_battle_opponent" and on != "equipped":
+        ar.fail("on" if "on" in a else None, f"{w}: negate_battle_opponent negates the monster battling the equipped "
+                                             f"monster: 'on' is \"equipped\", got {on!r}")
     if on == "attacker" and do not in vocab.HALVING:
         ar.fail("on", f"{w}: 'on': 'attacker' (the attacking monster, while it attacks) goes with "
                       f"{' and '.join(vocab.HALVING)} and only with them")

@@ -110,6 +110,7 @@ CONTINUOUS_WORDS = {
     "negate_monster_effects": "negates the effects of face-up monsters on the field",
     "negate_trap_effects": "negates all Trap effects on the field",
     "negate_opponent_monster_effects": "negates the effects of face-up monsters its controller's opponent controls",
+    "negate_battle_opponent": "negates the effects of the monster battling the equipped monster",
     "cannot_attack": "keeps from attacking", "direct_attack": "lets attack directly",
     "piercing": "gives piercing battle damage",
     "cannot_be_attacked": "keeps from being chosen as an attack target",

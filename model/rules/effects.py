@@ -382,9 +382,26 @@ def effects_negated(ctx, j, st, drained=None):
     on the field"."""
     drained = monster_effects_negated(ctx, st) if drained is None else drained
     loc = st.loc[j] if isinstance(j, int) else ctx.sel(st.loc, j, z3.IntVal(0))
-    monster = z3.And(ctx.kind_is_card(j, *MONSTER_KINDS), loc == MZ, side_negated(ctx, j, drained))
+    veiled = battle_opponent_negated(ctx, st)
+    veiled = veiled[j] if isinstance(j, int) else ctx.sel(veiled, j, z3.BoolVal(False))
+    monster = z3.And(ctx.kind_is_card(j, *MONSTER_KINDS), loc == MZ, z3.Or(side_negated(ctx, j, drained), veiled))
     trap = z3.And(ctx.kind_is_card(j, *TRAP_KINDS), trap_effects_negated(ctx, st))
     return z3.Or(monster, trap)
+
+
+def battle_opponent_negated(ctx, st):
+    """For each card: it is the monster battling a monster that a face-up Equip Card with
+    negate_battle_opponent is equipped to ("Rainbow Veil"), so its effects are negated. The Equip
+    Card is a Spell or Trap (cards/catalogue.py), whose effects no negation of monsters reaches."""
+    def build():
+        gate = ctx.grant("continuous_effects")
+        veils = [z3.And(has_continuous(ctx, e, "negate_battle_opponent"), st.faceup[e],
+                        z3.Or([st.loc[e] == z for z in FIELD]), st.equip[e] != NONE) for e in ctx.cards]
+        return [z3.And(gate, st.attacking, z3.Or([z3.And(v, z3.Or(z3.And(st.attacker == st.equip[e], st.target == j),
+                                                                 z3.And(st.target == st.equip[e], st.attacker == j)))
+                                                  for e, v in zip(ctx.cards, veils)] or [z3.BoolVal(False)]))
+                for j in ctx.cards]
+    return once(ctx, ("veiled", st.prefix), build)
 
 
 def side_negated(ctx, j, drained):
