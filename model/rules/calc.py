@@ -7,9 +7,10 @@ from ..state import CALC_DONE, CALC_PENDING, CALC_SKIPPED, NONE
 from .base import Update, once, part, provides, rule
 from .battle import chain_end
 from .chain import closing
-from .effects import continuous_applies, counter_instead, player_protected, shown_stat
+from .effects import continuous_applies, counter_instead, player_protected
 from .equips import equip_grants
 from .resolution import lp_delta
+from .stats import shown_stat
 
 PRIORITY = 30   # update priority (lower wins): before the resolutions: AB-1 keeps a destroyed monster's ATK/DEF (resolution.py)
 

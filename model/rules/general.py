@@ -5,7 +5,8 @@ import z3
 
 from ..state import CALC_PENDING, CL, NONE
 from .base import Update, rule
-from .effects import counters_on, shown_stat
+from .effects import counters_on
+from .stats import shown_stat
 from .triggers import PRIORITY as TRIGGERS
 
 PRIORITY = TRIGGERS + 10   # the last of the updates

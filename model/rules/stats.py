@@ -1,0 +1,77 @@
+"""The ATK and DEF a monster shows in a state: its value, the continuous modifiers that add to it,
+then the halvings that apply (docs/interpretations.md, "Halving continuous effects"). Damage
+calculation (calc.py) and the claims (general.py) read it."""
+import z3
+
+from .. import vocab
+from ..state import NONE
+from .base import once
+from .effects import applying, card_state, continuous_on, counters_on, picks, times
+
+
+def stat_bonus(ctx, kind, card, st, counts=None):
+    """What the continuous modifiers of `kind` (atk_modifier, def_modifier) add to `card` in `st`:
+    each its amount, or (`per`) its amount for each counter on its own card ("This card gains 500
+    ATK for each counter on it") or for each card it counts, read in `counts` (default `st`: damage
+    calculation, which reads the state after the step, counts them as the step begins, calc.py)."""
+    facts = card_state(ctx, card, st)
+    counts = st if counts is None else counts
+    parts = [z3.If(z3.And(t, continuous_on(ctx, j, s, card, facts, st)), modifier_amount(ctx, j, s, counts), 0)
+             for j, s, t in applying(ctx, kind, st)]
+    return z3.Sum(parts) if parts else z3.IntVal(0)
+
+
+def shown_stat(ctx, stat, card, st, counts=None, extra=0):
+    """`card`'s ATK (`stat` "atk") or DEF ("def") with the continuous effects that apply in `st`:
+    its value plus the modifiers that add (stat_bonus; `extra`: damage calculation's own bonuses),
+    then halved by each halving that applies (halved)."""
+    value = ctx.sel(st.atk if stat == "atk" else st.def_, card, z3.IntVal(0))
+    total = value + stat_bonus(ctx, f"{stat}_modifier", card, st, counts) + extra
+    return halved(ctx, f"{stat}_halve", card, st, total)
+
+
+def halved(ctx, kind, card, st, value):
+    """`value` halved (rounded up) once for each continuous halving of `kind` (atk_halve,
+    def_halve) that applies to `card` in `st`, at most vocab.MAX_HALVINGS times. A halving applies
+    after every modifier that adds, whenever those began to apply: "(3000 + 4000) / 2" for
+    "Honest" under "The Wicked Dreadroot"; Mirror Wall's halving is calculated last, after all
+    other ATK changes (S2 61; docs/interpretations.md, "Halving continuous effects")."""
+    n = halvings(ctx, kind, card, st)
+    out = value
+    for k in range(vocab.MAX_HALVINGS, 0, -1):
+        v = value
+        for _ in range(k):
+            v = (v + 1) / 2   # rounded up
+        out = z3.If(n >= k, v, out) if k == vocab.MAX_HALVINGS else z3.If(n == k, v, out)
+    return out
+
+
+def halvings(ctx, kind, card, st):
+    """How many continuous halvings of `kind` apply to `card` in `st`: its own, every monster's it
+    selects, or (`on`: attacker, "the ATK of an opponent's monster that attacks is halved") the
+    attacking monster's while it attacks."""
+    def build():
+        facts = card_state(ctx, card, st)
+        attacking = z3.And(st.attacking, card == st.attacker, card != NONE)
+        on_attacker = vocab.CONTINUOUS_ON.index("attacker")
+        hits = [z3.If(z3.And(t, z3.Or(continuous_on(ctx, j, s, card, facts, st),
+                                      z3.And(ctx.S.cont_on(s) == on_attacker, attacking))), 1, 0)
+                for j, s, t in applying(ctx, kind, st)]
+        return z3.Sum(hits) if hits else z3.IntVal(0)
+    key = card if isinstance(card, int) else card.get_id()
+    return once(ctx, ("halvings", kind, key, st.prefix), build)
+
+
+def modifier_amount(ctx, j, s, counts):
+    """Continuous slot s (of card j)'s amount: a number, or that for each counter on card j or for
+    each card its `cont_count` selector picks (seen from j's controller: "for each Normal Monster in
+    your GY", Exodius), both read in `counts`. Built once per slot and state, whichever card it is
+    added to."""
+    def build():
+        S = ctx.S
+        a, per = S.cont_amount(s), S.cont_per(s)
+        cards = z3.Sum([z3.If(picks(ctx, S.ctrl(j), "cont_count", s, c, card_state(ctx, c, counts), j), 1, 0)
+                        for c in ctx.cards] or [z3.IntVal(0)])
+        return z3.If(per == vocab.CONTINUOUS_PER.index("counter"), times(a, counters_on(ctx, j, counts)),
+                     z3.If(per == vocab.CONTINUOUS_PER.index("count"), times(a, cards), a))
+    return once(ctx, ("modifier_amount", s, counts.prefix), build)
