@@ -441,6 +441,8 @@ SEMANTIC = [
     (dict(target=[{}, {"filter": {"quantity": "face_up", "of": "attacker"}}]), "a target's filter is about the target"),
     (dict(target=[{}, {}], operations=[{"do": "damage", "on": "chosen", "amount": "atk", "to": "opponent"}]),
      "names one card; this effect targets two"),
+    (dict(target=[{}, {}], operations=[{"do": "atk_add", "on": "chosen", "amount": "atk_difference"}]),
+     "names one card; this effect targets two"),
     (dict(cost=[{"do": "tribute", "filter": {"quantity": "level", "of": "self", "value": 4}}]), "leave out 'of'"),
     # a choice (GEN-22) and the operations on it go together; the relation has 4 filter slots
     (dict(operations=[{"do": "destroy", "on": "choice"}]), "give them in 'choose'"),
@@ -457,6 +459,8 @@ SEMANTIC = [
     (dict(choose={"from": "deck", "filter": {"quantity": "atk", "cmp": "<=", "than": {"quantity": "atk", "of": "attacker"}}},
           operations=[{"do": "destroy", "on": "choice"}]), "not with 'attacker'"),
     (dict(choose={"from": "deck", "count": 2}, operations=[{"do": "damage", "on": "choice", "amount": "atk"}]),
+     "names one card; this effect chooses 2"),
+    (dict(choose={"from": "graveyard", "count": 2}, operations=[{"do": "gain_lp", "on": "choice", "amount": "half_original_atk"}]),
      "names one card; this effect chooses 2"),
     (dict(cost=[{"do": "tribute", "filter": {"quantity": "level", "cmp": "<", "value": 0}}]), "holds for no card"),
 ]

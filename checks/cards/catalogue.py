@@ -350,12 +350,12 @@ def parse_effect(value, doc, path, where, what) -> Effect:
                       "resolves; give them in 'choose' (where from, which, how many)")
         r.fail("choose", f"{w}: 'choose' (cards chosen as it resolves) needs an operation on them (\"on\": \"choice\")")
     if e.choose is not None and e.choose.count > 1 and any(
-            e.operations[k].amount_of in ("atk", "original_atk") for k in on_choice):
+            e.operations[k].amount_of in effect_format.CARD_AMOUNTS for k in on_choice):
         # "damage equal to its ATK" names one card: with two chosen it would say which
         r.fail("operations", f"{w}: an amount of the ATK of 'choice' names one card; this effect chooses "
                              f"{e.choose.count}")
     e.apply = effect_format.parse_apply(r, d, w, e.kind)
-    if e.second_filter is not None and any(o.on == "chosen" and o.amount_of in ("atk", "original_atk")
+    if e.second_filter is not None and any(o.on == "chosen" and o.amount_of in effect_format.CARD_AMOUNTS
                                            for o in e.operations):
         # "damage equal to its ATK" names one card: with two targets it would say which
         r.fail("operations", f"{w}: an amount of the ATK of 'chosen' names one card; this effect targets two")

@@ -71,6 +71,9 @@ AMOUNT_OPS = ("atk_add", "atk_set", "def_add", "def_set", "damage", "gain_lp", "
 # amounts read from a card that an ATK change takes besides damage and gain_lp: "becomes equal to this
 # card's ATK" (Dark Diviner), "gains ATK equal to the difference" (Performapal Barracuda)
 STAT_AMOUNTS = {"self_atk": ("atk_add", "atk_set"), "atk_difference": ("atk_add",)}
+# amounts read from the one card the operation is on ("damage equal to its ATK"): not on `all`, nor on
+# `chosen` / `choice` when there are two of them (which one would it be?)
+CARD_AMOUNTS = ("atk", "original_atk", "half_original_atk", "atk_difference")
 COUNTED_OPS = ("atk_add", "def_add", "damage", "gain_lp")   # "N for each card": what adds or takes away
 COUNTER_OPS = ("add_counter", "remove_counter")   # `amount`: 1 to vocab.MAX_COUNTERS counters
 DECK_OPS = ("draw", "mill", "draw_until")   # about a player's Deck: no card, `to` is whose Deck
@@ -329,7 +332,7 @@ def _operation(r: Reader, o, w, k) -> Operation:
                f"{w}: 'equip' equips this card to the monster it targets: 'on' is \"chosen\", got {on!r}")
     if do in COUNTER_OPS and not 1 <= amount <= vocab.MAX_COUNTERS:
         r.fail("amount", f"{w}: {do!r} places or removes 1 to {vocab.MAX_COUNTERS} counters; got {amount}")
-    if amount_of in ("atk", "original_atk", "half_original_atk", "atk_difference") and on == "all":
+    if amount_of in CARD_AMOUNTS and on == "all":
         r.fail("amount", f"{w}: an amount of one card's ATK needs one card: 'on' is not 'all'")
     select = _select(r, o, w, on, operation=True)
     if select.cards == "deck" and do not in DECK_MOVES:
