@@ -321,6 +321,10 @@ def bucket(n: int, step: int = 4) -> int:
 # freed, so a process that checks plays of many size buckets grew without bound with 16 (the test
 # suite passed 17 GB: docs/performance.md, "Memory"); a reload from the disk cache costs 10-50 ms
 RELATIONS_IN_MEMORY = 4
+# a bucket's rule terms (RuleTerms: no solver) are small (the 16 buckets of the fixtures hold
+# 133 MB together) and take 4-19 s to build; `ablate` builds a relation without one rule from
+# them for every rule and bucket its search reaches, so it keeps every bucket's (32, as compiled.MEMORY)
+TERMS_IN_MEMORY = 32
 
 
 @lru_cache(maxsize=RELATIONS_IN_MEMORY)
@@ -331,7 +335,7 @@ def relation(name: str, ncards: int, neffects: int, without: frozenset = frozens
                         rule_terms(name, ncards, neffects, nwatched))
 
 
-@lru_cache(maxsize=RELATIONS_IN_MEMORY)
+@lru_cache(maxsize=TERMS_IN_MEMORY)
 def rule_terms(name: str, ncards: int, neffects: int, nwatched: int = 0) -> RuleTerms:
     return RuleTerms(rulesets.load(name), ncards, neffects, nwatched)
 
