@@ -16,7 +16,8 @@ import pytest
 import z3
 from conftest import FIXTURES, by_relation
 from ygo_timing.checking.check import check_play
-from ygo_timing.checking.explain import Explainer, tester
+from ygo_timing.checking import explain
+from ygo_timing.checking.explain import Explainer
 from ygo_timing.checking.facts import play_cards
 from ygo_timing.checking.run import Run, walk
 from ygo_timing.checking.witness import Witness
@@ -109,7 +110,7 @@ def test_fixture_explained_from_the_walk(path, traces, monkeypatch):
     pre, acts = run.assumptions(run.current_act)
     # asked of the relation's part (model.step.explained_part), which answers every query as the
     # whole relation does (tests/test_explain.py) and finds a model several times faster
-    part = tester(run.rel)
+    part = explain.tester(run.rel)
     for fixed, core, witness in cores:
         assert run.solve(fixed + core, part) == z3.unsat
         rule = witness.rule(fixed) if witness else None

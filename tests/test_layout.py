@@ -74,3 +74,14 @@ def test_no_import_cycle():
 def test_imports_only_from_lower_layers(mod):
     upward = sorted(d for d in GRAPH[mod] if layer(d) is not None and layer(d) > layer(mod))
     assert not upward, f"{mod} imports from a higher layer: {upward} (order: {LAYERS})"
+
+
+def test_no_test_module_imports_a_name_pytest_would_collect():
+    # a function imported as `test...` into a test module is collected as a test and run with its
+    # parameters taken for fixtures: CI failed once on `from ...explain import tester`
+    found = []
+    for f in sorted((ROOT / "tests").glob("test_*.py")):
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                found += [f"{f.name}: {a.name}" for a in node.names if (a.asname or a.name).startswith("test")]
+    assert not found, found
