@@ -94,6 +94,11 @@ class State:
         self.ind_effect = [B(f"c{i}_ind_effect") for i in range(ncards)]  # cannot be destroyed by card effects (this turn)
         # a resolved effect destroys it after damage calculation in this battle (destroy_after_calc, GEN-15)
         self.doomed = [I(f"c{i}_doomed") for i in range(ncards)]   # vocab.DOOMED
+        # the card whose `attackers` halving recorded this monster as one that attacked while it applied
+        # ("Mirror Wall"), NONE if none; cleared when the monster leaves the field or is turned face-down
+        self.recorded = [I(f"c{i}_recorded") for i in range(ncards)]
+        # banished by a banish_until_bp_end operation, to return to the field as the End Step begins
+        self.returns = [B(f"c{i}_returns") for i in range(ncards)]
         # the monster this card is equipped to as an Equip Card (GEN-20), NONE when it is not: set when
         # its `equip` operation resolves, back to NONE when it leaves the field or is destroyed
         self.equip = [I(f"c{i}_equip") for i in range(ncards)]

@@ -255,6 +255,10 @@ OPERATIONS = (
     # player draws from the top of their Deck as many cards as their hand lacks of `amount` (the hand
     # the set-up lists, as the Chain Link resolves; none if it holds that many)
     "draw_until",
+    # "banish both ..., then return them to the field at the end of the Battle Phase" ("Galaxy-Eyes
+    # Photon Dragon"): banished as `banish` banishes, and marked (State.returns); as the End Step
+    # begins (ES-1) a marked card still banished returns to the field (battle.es1_enter)
+    "banish_until_bp_end",
 )
 OP = {name: i for i, name in enumerate(OPERATIONS)}
 # a monster's destroy_after_calc mark (State.doomed): none; marked; destroyed by it (a monster destroyed
@@ -383,10 +387,11 @@ REDIRECT_TO = ("banished", "deck")   # where a redirect sends the card (a vocab.
 CONTINUOUS_PER = ("none", "counter", "count")
 CN = {name: i for i, name in enumerate(CONTINUOUS)}
 MAX_CONTINUOUS = 2       # continuous effects per card the relation has slots for
-# equipped: the monster this Equip Card is equipped to (GEN-20); attacker: the attacking monster (a
-# halving only: Mirror Wall); battle_opponent: the monster this card battles (a battle_destroyed_redirect
-# only: "monsters destroyed by battle with this card", Dark Magician of Chaos)
-CONTINUOUS_ON = ("self", "all", "equipped", "attacker", "battle_opponent")
+# equipped: the monster this Equip Card is equipped to (GEN-20); attackers: each of the opponent's
+# monsters that attacked while it applied, as long as it applies (a halving only: "Mirror Wall";
+# State.recorded); battle_opponent: the monster this card battles (a battle_destroyed_redirect only:
+# "monsters destroyed by battle with this card", Dark Magician of Chaos)
+CONTINUOUS_ON = ("self", "all", "equipped", "attackers", "battle_opponent")
 POSITIONS = ("attack", "defense")   # the battle position a position_lock imposes
 LOCK_FILTERS = ("any", "face_up")   # a position_lock's selector: its own position is not a criterion
 LOCKS = ("lock_traps", "lock_spells", "lock_spells_traps", "lock_special_summon", "lock_graveyard_banish")

@@ -118,6 +118,10 @@ GOOD = [
     dict(operations=[{"do": "no_battle_damage"}, {"do": "draw", "amount": 1}]),   # Defense Draw
     dict(operations=[{"do": "mill", "amount": 3, "to": "opponent"}]),
     dict(operations=[{"do": "draw_until", "amount": 7, "to": "opponent"}]),   # Sasuke Samurai #3
+    # Galaxy-Eyes Photon Dragon: "banish both ..., then return them to the field at the end of the Battle Phase"
+    dict(operations=[{"do": "banish_until_bp_end", "on": "self"},
+                     {"do": "banish_until_bp_end", "on": "opponent_battling", "then": True}]),
+    dict(operations=[{"do": "banish_until_bp_end", "on": "all", "select": {"side": "opponent"}}]),
     dict(once="per_turn"), dict(once="per_turn_by_name"), dict(once="per_turn_by_card_name"),
     # Dark Diviner: "The ATK of the attack target becomes equal to this face-up card's current ATK"
     dict(operations=[{"do": "atk_set", "on": "attack_target", "amount": "self_atk"}]),
@@ -169,8 +173,7 @@ GOOD = [
     dict(kind="continuous", apply={"do": "atk_halve", "on": "all", "select": {"other": True, "filter": "face_up"}}),
     dict(kind="continuous", condition={"all": [{"quantity": "attacked", "of": "self"},   # Dark Artist
                                                {"quantity": "damage_calculation"}]}, apply={"do": "def_halve"}),
-    dict(kind="continuous", condition={"quantity": "yours", "of": "attacker", "value": False},   # Mirror Wall
-         apply={"do": "atk_halve", "on": "attacker"}),
+    dict(kind="continuous", apply={"do": "atk_halve", "on": "attackers"}),   # Mirror Wall
     # where a card goes instead (GEN-18): Macro Cosmos, Grave Protector, Dark Magician of Chaos, Zanji
     dict(kind="continuous", apply={"do": "graveyard_redirect", "to": "banished"}),
     dict(kind="continuous", apply={"do": "battle_destroyed_redirect", "on": "all", "select": {}, "to": "deck"}),
@@ -219,6 +222,10 @@ BAD = [
     (dict(cost=[{"do": "discard", "amount": 1}]), "goes with 'pay_lp'"),
     (dict(kind="continuous", cost=[{"do": "discard"}]), "never activated, so it has no cost"),
     (dict(operations=[{"do": "destroy", "on": "all"}]), "'select' (which cards) goes with"),
+    (dict(kind="continuous", apply={"do": "atk_modifier", "on": "attackers", "amount": 500}),
+     "'attackers' (each of the opponent's monsters that attacked while it applied) goes with"),
+    (dict(operations=[{"do": "banish_until_bp_end", "on": "all", "select": {"cards": "graveyard"}}]),
+     "a selector picks \"monsters\""),
     (dict(operations=[{"do": "atk_add", "on": "self"}]), "needs an 'amount'"),
     (dict(operations=[{"do": "def_set", "on": "self", "amount": "self_atk"}]), "'gain_lp', 'atk_add', 'atk_set'"),
     (dict(operations=[{"do": "atk_set", "on": "self", "amount": "atk_difference"}]), "'gain_lp', 'atk_add'"),
@@ -352,8 +359,7 @@ BAD = [
     (dict(kind="continuous", apply={"do": "remove_counter_instead", "amount": 1, "on": "all", "select": {}}),
      "is about its own card"),
     (dict(kind="continuous", apply={"do": "atk_halve", "amount": 2}), "'amount' goes with"),
-    (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 500, "on": "attacker"}),
-     "'on': 'attacker' (the attacking monster, while it attacks) goes with"),
+    (dict(kind="continuous", apply={"do": "atk_modifier", "amount": 500, "on": "attacker"}), "did you mean 'attackers'"),
     (dict(condition={"quantity": "damage_calculation", "of": "self"}), "it takes no 'of'"),
     (dict(kind="continuous", apply={"do": "graveyard_redirect"}), "missing required key 'to'"),
     (dict(kind="continuous", apply={"do": "graveyard_redirect", "to": "banish"}), "did you mean 'banished'"),
@@ -628,7 +634,7 @@ def kinds_used(card):
         out |= {("operation", "otherwise") for o in e.operations if o.otherwise}
         if e.apply is not None:
             out.add(("continuous", e.apply.do))
-            if e.apply.on in ("equipped", "attacker", "battle_opponent"):
+            if e.apply.on in ("equipped", "attackers", "battle_opponent"):
                 out.add(("continuous_on", e.apply.on))
             if e.apply.per != "none":
                 out.add(("per", e.apply.per))
@@ -694,7 +700,7 @@ def test_every_effect_kind_has_a_legal_and_an_illegal_fixture():
              {("operation", o) for o in vocab.OPERATIONS[1:]} | {("continuous", c) for c in vocab.CONTINUOUS[1:]} |
              {("once", o) for o in vocab.ONCE[1:]} | SELECT_KINDS | {("amount", a) for a in vocab.AMOUNT_OF[1:]} |
              {("subject", "equipped"), ("continuous_on", "equipped"), ("operation", "otherwise")} |
-             {("per", p) for p in vocab.CONTINUOUS_PER[1:]} | {("continuous_on", "attacker")} |
+             {("per", p) for p in vocab.CONTINUOUS_PER[1:]} | {("continuous_on", "attackers")} |
              {("continuous_on", "battle_opponent")} | CHOOSE_KINDS)
     missing = {k for k in every if not (k in seen["legal"] and k in seen["illegal"])}
     assert sorted(missing - NOT_YET_IN_FIXTURES) == []

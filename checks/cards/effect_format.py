@@ -337,6 +337,10 @@ def _operation(r: Reader, o, w, k) -> Operation:
     select = _select(r, o, w, on, operation=True)
     if select.cards == "deck" and do not in DECK_MOVES:
         r.fail("do", f"{w}: cards in the Deck are moved out of it ({', '.join(DECK_MOVES)}), not {do!r}")
+    # only a monster in the Monster Zone is banished to return (resolution.py): anything else never is
+    if do == "banish_until_bp_end" and (on == "choice" or (on == "all" and select.cards != "monsters")):
+        r.fail("on", f"{w}: 'banish_until_bp_end' banishes monsters in the Monster Zone until the end of the "
+                     f"Battle Phase: not cards chosen as it resolves, and a selector picks \"monsters\"")
     then = r.get(o, "then", bool, False, what=w)
     if then and k == 0:
         r.fail("then", f"{w}: the first operation has no operation before it to depend on")
@@ -409,8 +413,8 @@ def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
     if do == "negate_battle_opponent" and on != "equipped":
         ar.fail("on" if "on" in a else None, f"{w}: negate_battle_opponent negates the monster battling the equipped "
                                              f"monster: 'on' is \"equipped\", got {on!r}")
-    if on == "attacker" and do not in vocab.HALVING:
-        ar.fail("on", f"{w}: 'on': 'attacker' (the attacking monster, while it attacks) goes with "
+    if on == "attackers" and do not in vocab.HALVING:
+        ar.fail("on", f"{w}: 'on': 'attackers' (each of the opponent's monsters that attacked while it applied) goes with "
                       f"{' and '.join(vocab.HALVING)} and only with them")
     if do in vocab.GAME_CONTINUOUS and "on" in a:
         ar.fail("on", f"{w}: {do!r} applies to the game (or its controller), not to cards: it takes no 'on'")

@@ -278,6 +278,7 @@ def initial_state(layout, uni: Universe, play: Play) -> dict:
         v[f"def_[{i}]"] = spec.def_ if spec.def_ is not None else (card.def_ or 0)
         # the set-up's `equipped-to` (GEN-20); NONE: not an Equip Card equipped to a monster
         v[f"equip[{i}]"] = uni.index[spec.equipped_to] if spec.equipped_to is not None else NONE
+        v[f"recorded[{i}]"] = NONE   # no "Mirror Wall" has recorded it before the play
     for e in uni.used:   # the set-up's `used N`: a limit spent before the play (GEN-5)
         v[f"used[{e}]"] = True
     return v

@@ -90,6 +90,7 @@ OPERATION_WORDS = {
     "halve_damage": "halves all the damage its controller takes for the rest of this turn",
     "halve_effect_damage": "halves the effect damage its controller takes for the rest of this turn",
     "destroy_after_calc": "destroys (after damage calculation in this battle, unless it cannot be destroyed by card effects)",
+    "banish_until_bp_end": "banishes until the end of the Battle Phase (it returns to the field as the End Step begins)",
 }
 ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "the attacking monster",
             "attack_target": "the attack target", "own_battling": "its controller's battling monster",
@@ -144,7 +145,8 @@ STATE_WORDS = {
     "hit_monster": "attacked a monster this turn", "flipped": "flipped face-up by the attack",
     "no_attack": "cannot attack", "trig": "trigger pending", "used": "activated this turn",
     "ssum": "Special Summoned", "sumt": "Summoned this turn", "equip": "equipped to", "counters": "counters on it",
-    "doomed": "to be destroyed after damage calculation", "bdc": "battle damage changed in this battle for",
+    "doomed": "to be destroyed after damage calculation", "returns": "to return to the field as the End Step begins",
+    "recorded": "recorded as an attacker by the halving of", "bdc": "battle damage changed in this battle for",
     "halved": "all damage halved this turn for", "eff_halved": "effect damage halved this turn for",
 }
 LINK_WORDS = {"eff": "effect", "target": "target", "target2": "second target", "tloc": "where its target was",
@@ -444,7 +446,7 @@ def continuous_facts(n, applies, archetype_id, name_id):
             who = ""
         else:
             who = {"self": " (itself)", "equipped": " (the monster it is equipped to)",
-                   "attacker": " (of the attacking monster)",
+                   "attackers": " (of each opponent's monster that attacked while it applied)",
                    "battle_opponent": " (destroyed by battle with it)"}.get(a.on, f" ({select_words(a.select)})")
             if a.do == "destroy_replace":   # its selector is the card destroyed instead
                 who = f" ({select_words(a.select)})"
@@ -603,6 +605,8 @@ def state_value(uni, field, value):
         return uni.label(value) if value != NONE else "none"
     if base == "equip":   # an Equip Card's monster (GEN-20)
         return uni.label(value) if value != NONE else "nothing (not equipped)"
+    if base == "recorded":   # the card whose `attackers` halving recorded it (Mirror Wall)
+        return uni.label(value) if value != NONE else "none"
     if base == "eff":
         return _effect_label(uni, value) if 0 <= value < len(uni.effects) else str(value)
     if base == "calc":

@@ -32,6 +32,7 @@ from .effects import (
 from .equips import equippable
 from .redirects import redirecting
 from .resolution import destroyable_by_effect, destroyed_after_calc
+from .stats import attacked_under
 
 
 @rule("GEN-18", "A continuous effect (modifiers, locks, counters, self-destruction, where cards go instead) "
@@ -254,6 +255,23 @@ def gen18_counters(ctx):
             if jj == j:
                 ups.append(Update("counters", j, z3.And(ending, t),
                                   counters_on(ctx, j, pre) + ctx.S.cont_amount(s)))
+    return ups
+
+
+@part("GEN-18", shape="update", priority=40)
+def gen18_recorded(ctx):
+    """An `attackers` halving ("Mirror Wall") records each opponent's monster attacking while it
+    applies (stats.attacked_under), read as the step begins: the halving applies to the attacker
+    itself while it attacks, and the record keeps it halved after the attack. A monster that leaves
+    the field or is turned face-down is a new card: its record goes (the script's flag resets)."""
+    pre = ctx.pre
+    ups = []
+    for i in ctx.cards:
+        ups.append(Update("recorded", i, z3.Or(pre.loc[i] != MZ, z3.Not(pre.faceup[i])), z3.IntVal(NONE)))
+        for kind in vocab.HALVING:
+            for j, s, t in applying(ctx, kind, pre):
+                attacking = z3.And(pre.attacking, pre.attacker == i)
+                ups.append(Update("recorded", i, z3.And(t, attacking, attacked_under(ctx, j, s, i, pre)), z3.IntVal(j)))
     return ups
 
 

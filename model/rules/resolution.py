@@ -156,7 +156,10 @@ def _valid_first(ctx, k):
                       counters_on(ctx, op_card(ctx, k), ctx.pre) >= S.op_amount(s))
     # nor can a card whose Summoning condition says it cannot be Special Summoned (a `then` after waits in vain)
     summonable = z3.Or(z3.Not(one), S.op(s) != vocab.OP["special_summon"], z3.Not(unsummonable(ctx, op_card(ctx, k))))
-    return z3.And(fits, removable, summonable,
+    # nor can banish_until_bp_end on a card that has left the Monster Zone ("banish both": a `then` after waits)
+    there = z3.Or(z3.Not(one), S.op(s) != vocab.OP["banish_until_bp_end"],
+                  ctx.sel(ctx.pre.loc, op_card(ctx, k), z3.IntVal(0)) == MZ)
+    return z3.And(fits, removable, summonable, there,
                   z3.Or(z3.Not(one), S.op(s) >= vocab.OP["negate"], op_card(ctx, k) != NONE))
 
 
@@ -396,6 +399,11 @@ def resolve_effects(ctx):
                 # a card in a Graveyard stays there when a banish lock names the effect's controller
                 barred = banish_barred(ctx, S.ctrl(S.inst(ctx.top_eff)), i, pre) if op == "banish" else False
                 do(op, "loc", z3.IntVal(where), z3.And(on_i, pre.loc[i] != vocab.L["none"], z3.Not(barred)))
+            # "banish both, then return them at the end of the Battle Phase": a monster in the Monster
+            # Zone is banished and marked to return (bp_end_returns); GY banish locks do not reach it
+            away = z3.And(on_i, pre.loc[i] == MZ)
+            do("banish_until_bp_end", "loc", z3.IntVal(BAN), away)
+            do("banish_until_bp_end", "returns", z3.BoolVal(True), away)
             do("special_summon", "loc", z3.IntVal(MZ))
             do("special_summon", "faceup", z3.BoolVal(True))
             do("special_summon", "ssum", z3.BoolVal(True))
@@ -460,6 +468,26 @@ def gen15_after_calc(ctx):
         gone = destroyed_after_calc(ctx, i)
         ups += [Update("loc", i, gone, z3.IntVal(GY), settled=True),
                 Update("doomed", i, gone, z3.IntVal(DESTROYED), settled=True)]
+    return ups
+
+
+@part("GEN-15", shape="update", priority=PRIORITY)
+def bp_end_returns(ctx):
+    """The monsters a banish_until_bp_end operation banished return to the field as the End Step
+    begins ("return them to the field at the end of the Battle Phase": the EDOPro script of
+    "Galaxy-Eyes Photon Dragon" returns them on EVENT_PHASE+PHASE_BATTLE with ReturnToField, in
+    the battle position they left in; S0-TCG 139 lists it among what happens in the End Step), if
+    still banished. A temporarily banished monster comes back without its ATK/DEF changes and
+    counters, and remembers how it was Summoned (judges' rulings on temporary banishment:
+    docs/cards-format.md). A settled update: it reads the End Step's beginning in `ctx.mid`."""
+    pre, mid, S = ctx.pre, ctx.mid, ctx.S
+    begins = z3.And(mid.window == vocab.W["end_step"], pre.window != vocab.W["end_step"])
+    ups = []
+    for i in ctx.cards:
+        back = z3.And(begins, mid.returns[i], mid.loc[i] == BAN)
+        ups += [Update(var, i, back, value, settled=True)
+                for var, value in (("loc", z3.IntVal(MZ)), ("returns", z3.BoolVal(False)),
+                                   ("atk", S.orig_atk(i)), ("def_", S.orig_def(i)), ("counters", z3.IntVal(0)))]
     return ups
 
 

@@ -48,18 +48,30 @@ def halved(ctx, kind, card, st, value):
 
 def halvings(ctx, kind, card, st):
     """How many continuous halvings of `kind` apply to `card` in `st`: its own, every monster's it
-    selects, or (`on`: attacker, "the ATK of an opponent's monster that attacks is halved") the
-    attacking monster's while it attacks."""
+    selects, or (`on`: attackers) each of the opponent's monsters that attacked while it applied
+    (attacked_under)."""
     def build():
         facts = card_state(ctx, card, st)
-        attacking = z3.And(st.attacking, card == st.attacker, card != NONE)
-        on_attacker = vocab.CONTINUOUS_ON.index("attacker")
         hits = [z3.If(z3.And(t, z3.Or(continuous_on(ctx, j, s, card, facts, st),
-                                      z3.And(ctx.S.cont_on(s) == on_attacker, attacking))), 1, 0)
+                                      attacked_under(ctx, j, s, card, st))), 1, 0)
                 for j, s, t in applying(ctx, kind, st)]
         return z3.Sum(hits) if hits else z3.IntVal(0)
     key = card if isinstance(card, int) else card.get_id()
     return once(ctx, ("halvings", kind, key, st.prefix), build)
+
+
+def attacked_under(ctx, j, s, card, st):
+    """`card` is one of continuous slot s's `attackers` (card j's): an opponent's monster attacking
+    now, or one that slot recorded as having attacked while it applied (State.recorded, kept by
+    continuous.gen18_recorded). "Each of your opponent's monsters that conducted an attack while
+    this card was face-up on the field has its ATK halved as long as this card remains on the
+    field" ("Mirror Wall"; its EDOPro script records each opponent's attacker on
+    EVENT_ATTACK_ANNOUNCE, and the one attacking as it is activated)."""
+    S = ctx.S
+    attacking = z3.And(st.attacking, card == st.attacker, card != NONE)
+    recorded = ctx.sel(st.recorded, card, z3.IntVal(NONE)) == j
+    return z3.And(S.cont_on(s) == vocab.CONTINUOUS_ON.index("attackers"), S.ctrl(card) != S.ctrl(j),
+                  z3.Or(attacking, recorded))
 
 
 def modifier_amount(ctx, j, s, counts):
