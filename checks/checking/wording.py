@@ -601,12 +601,10 @@ def state_value(uni, field, value):
         return vocab.LOCATIONS[value].replace("_", " ") if 0 <= value < len(vocab.LOCATIONS) else str(value)
     if base in ("prio", "player"):
         return vocab.PLAYERS[value] if value in (0, 1) else "(none)"
-    if base in ("attacker", "target", "target2", "card", "other", "choice", "choice2"):
+    if base in ("attacker", "target", "target2", "card", "other", "choice", "choice2", "recorded"):
         return uni.label(value) if value != NONE else "none"
     if base == "equip":   # an Equip Card's monster (GEN-20)
         return uni.label(value) if value != NONE else "nothing (not equipped)"
-    if base == "recorded":   # the card whose `attackers` halving recorded it (Mirror Wall)
-        return uni.label(value) if value != NONE else "none"
     if base == "eff":
         return _effect_label(uni, value) if 0 <= value < len(uni.effects) else str(value)
     if base == "calc":
