@@ -215,7 +215,10 @@ SECOND_TARGET = ("none", "required", "optional")
 # send_self: "send this card to the GY" (it must reach the Graveyard: not payable where a redirect
 # would keep it from there, GEN-16); discard_self: "discard this card" (payable there: it is
 # banished instead; yugioh-wiki.net on Dimensional Fissure / Macro Cosmos, EDOPro Cost.SelfDiscard)
-COSTS = ("none", "pay_lp", "pay_half_lp", "discard", "tribute", "send_self", "banish_self", "discard_self")
+COSTS = ("none", "pay_lp", "pay_half_lp", "discard", "tribute", "send_self", "banish_self", "discard_self",
+         # "pay LP equal to the difference" between the ATK of the opponent's battling monster and
+         # its controller's ("Prideful Roar": stats.battle_difference)
+         "pay_lp_battle_difference")
 CT = {name: i for i, name in enumerate(COSTS)}
 MAX_COSTS = 2
 
@@ -259,6 +262,9 @@ OPERATIONS = (
     # Photon Dragon"): banished as `banish` banishes, and marked (State.returns); as the End Step
     # begins (ES-1) a marked card still banished returns to the field (battle.es1_enter)
     "banish_until_bp_end",
+    # "gains ATK ... during damage calculation only" ("Prideful Roar"): a gain the monster shows while
+    # this battle's damage calculation is ahead, and that damage calculation counts (State.calc_gain)
+    "atk_add_at_calc",
 )
 OP = {name: i for i, name in enumerate(OPERATIONS)}
 # a monster's destroy_after_calc mark (State.doomed): none; marked; destroyed by it (a monster destroyed
@@ -306,7 +312,10 @@ LP_PLAYERS = ("opponent", "you", "controller_of")
 # monster they control"; "300 damage for each "Attack and Receive" in your GY")
 AMOUNT_OF = ("number", "atk", "original_atk", "self_atk", "opponent_battle_damage", "count",
              "half_original_atk",   # "half the original ATK of that monster" (rounded down)
-             "atk_difference")      # "the difference between its original and current ATK" (not negative)
+             "atk_difference",      # "the difference between its original and current ATK" (not negative)
+             # "the difference +300" ("Prideful Roar"): the ATK of the opponent's battling monster minus its
+             # controller's, plus `amount`; nothing when it is not higher (stats.battle_difference)
+             "battle_difference")
 
 # Lasting battle-damage changes an operation leaves for the rest of the battle (BD-1 applies them
 # with the cards' own modifiers): to the damage its controller would take.

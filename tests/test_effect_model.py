@@ -122,6 +122,12 @@ GOOD = [
     dict(operations=[{"do": "banish_until_bp_end", "on": "self"},
                      {"do": "banish_until_bp_end", "on": "opponent_battling", "then": True}]),
     dict(operations=[{"do": "banish_until_bp_end", "on": "all", "select": {"side": "opponent"}}]),
+    # Prideful Roar: "Pay LP equal to the difference in ATK; your monster gains ATK equal to that
+    # difference +300, during damage calculation only"
+    dict(timings=["during_calc"], cost=[{"do": "pay_lp_battle_difference"}],
+         operations=[{"do": "atk_add_at_calc", "on": "own_battling", "amount": {"of": "battle_difference", "plus": 300}}]),
+    dict(timings=["during_calc"], operations=[{"do": "atk_add_at_calc", "on": "self", "amount": 500}]),
+    dict(operations=[{"do": "atk_add", "on": "own_battling", "amount": "battle_difference"}]),
     dict(once="per_turn"), dict(once="per_turn_by_name"), dict(once="per_turn_by_card_name"),
     # Dark Diviner: "The ATK of the attack target becomes equal to this face-up card's current ATK"
     dict(operations=[{"do": "atk_set", "on": "attack_target", "amount": "self_atk"}]),
@@ -227,6 +233,12 @@ BAD = [
     (dict(operations=[{"do": "banish_until_bp_end", "on": "all", "select": {"cards": "graveyard"}}]),
      "a selector picks \"monsters\""),
     (dict(operations=[{"do": "atk_add", "on": "self"}]), "needs an 'amount'"),
+    (dict(operations=[{"do": "atk_add_at_calc", "on": "self", "amount": 500}]), "its 'timings' names \"during_calc\""),
+    (dict(operations=[{"do": "def_add", "on": "self", "amount": {"of": "battle_difference", "plus": 300}}]),
+     "an amount of the battle's ATK difference is for 'damage', 'gain_lp', 'atk_add', 'atk_add_at_calc'"),
+    (dict(operations=[{"do": "atk_add", "on": "self", "amount": {"of": "atk", "plus": 300}}]),
+     "expected one of: battle_difference"),
+    (dict(cost=[{"do": "pay_lp_battle_difference", "amount": 500}]), "goes with 'pay_lp'"),
     (dict(operations=[{"do": "def_set", "on": "self", "amount": "self_atk"}]), "'gain_lp', 'atk_add', 'atk_set'"),
     (dict(operations=[{"do": "atk_set", "on": "self", "amount": "atk_difference"}]), "'gain_lp', 'atk_add'"),
     (dict(operations=[{"do": "damage", "on": "all", "amount": "atk_difference"}]), "needs one card"),

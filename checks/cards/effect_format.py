@@ -67,10 +67,11 @@ class Continuous:
 
 # --- what each operation takes ------------------------------------------------------------------
 AMOUNT_OPS = ("atk_add", "atk_set", "def_add", "def_set", "damage", "gain_lp", "draw", "mill", "draw_until",
-              "add_counter", "remove_counter")
+              "add_counter", "remove_counter", "atk_add_at_calc")
 # amounts read from a card that an ATK change takes besides damage and gain_lp: "becomes equal to this
 # card's ATK" (Dark Diviner), "gains ATK equal to the difference" (Performapal Barracuda)
-STAT_AMOUNTS = {"self_atk": ("atk_add", "atk_set"), "atk_difference": ("atk_add",)}
+STAT_AMOUNTS = {"self_atk": ("atk_add", "atk_set"), "atk_difference": ("atk_add",),
+                "battle_difference": ("atk_add", "atk_add_at_calc")}   # "gains ATK equal to the difference +300"
 # amounts read from the one card the operation is on ("damage equal to its ATK"): not on `all`, nor on
 # `chosen` / `choice` when there are two of them (which one would it be?)
 CARD_AMOUNTS = ("atk", "original_atk", "half_original_atk", "atk_difference")
@@ -84,7 +85,7 @@ GAME_OPS = ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "sk
             "no_battle_damage", "halve_battle_damage", "double_battle_damage", "reflect_battle_damage",
             "halve_damage", "halve_effect_damage")
 DIRECT_ATK_DEF = ("atk_add", "atk_set", "atk_halve", "atk_double", "atk_gain_opponent", "atk_halve_original",
-                  "atk_double_original", "def_add", "def_set", "def_halve", "def_double")
+                  "atk_double_original", "def_add", "def_set", "def_halve", "def_double", "atk_add_at_calc")
 AMOUNT_CONTINUOUS = ("atk_modifier", "def_modifier", "remove_counter_instead", "counter_after_battle")
 COUNTER_CONTINUOUS = ("remove_counter_instead", "counter_after_battle")   # `amount`: counters, 1 or more
 MODIFIERS = ("atk_modifier", "def_modifier")   # an amount per counter or per card takes one of these
@@ -295,7 +296,15 @@ def _operation(r: Reader, o, w, k) -> Operation:
         if do not in AMOUNT_OPS:
             r.fail("amount", f"{w}: {do!r} takes no 'amount'")
         v = o["amount"]
-        if isinstance(v, dict):   # "800 ATK for each monster they control": {"per": -800, "count": SELECT}
+        if isinstance(v, dict) and "of" in v:   # "the difference +300": {"of": "battle_difference", "plus": 300}
+            ar = Reader(r.doc, r.path, r.where + ("amount",))
+            ar.obj(v, {"of", "plus"}, f"{w} amount")
+            amount_of = ar.get(v, "of", str, REQUIRED, choices=["battle_difference"], what=f"{w} amount")
+            amount = ar.get(v, "plus", int, 0, what=f"{w} amount")
+            takers = ("damage", "gain_lp") + STAT_AMOUNTS[amount_of]
+            if do not in takers:
+                r.fail("amount", f"{w}: an amount of the battle's ATK difference is for {', '.join(map(repr, takers))}")
+        elif isinstance(v, dict):   # "800 ATK for each monster they control": {"per": -800, "count": SELECT}
             ar = Reader(r.doc, r.path, r.where + ("amount",))
             ar.obj(v, {"per", "count"}, f"{w} amount")
             if do not in COUNTED_OPS:
@@ -466,7 +475,8 @@ def operation_dict(o: Operation) -> dict:
         d["on"] = o.on
     if o.do in AMOUNT_OPS:
         d["amount"] = o.amount if o.amount_of == "number" else \
-            {"per": o.amount, "count": select_dict(o.count)} if o.amount_of == "count" else o.amount_of
+            {"per": o.amount, "count": select_dict(o.count)} if o.amount_of == "count" else \
+            {"of": o.amount_of, "plus": o.amount} if o.amount_of == "battle_difference" and o.amount else o.amount_of
     if o.do in ("damage", "gain_lp") or (o.do in TO_YOU and o.to != "you"):
         d["to"] = o.to
     if o.on == "all":

@@ -64,7 +64,8 @@ TRIGGER_CLASS_WORDS = {
 }
 AMOUNT_WORDS = {"atk": "its ATK", "original_atk": "its original ATK", "half_original_atk": "half its original ATK",
                 "self_atk": "this card's ATK", "atk_difference": "the difference between its ATK and original ATK",
-                "opponent_battle_damage": "the battle damage its controller's opponent took in this battle"}
+                "opponent_battle_damage": "the battle damage its controller's opponent took in this battle",
+                "battle_difference": "how much higher the ATK of the monster it battles is"}
 OPERATION_WORDS = {
     "atk_add": "changes ATK by {amount}", "atk_set": "makes ATK {amount}", "atk_halve": "halves ATK",
     "atk_double": "doubles ATK", "atk_gain_opponent": "adds the ATK of the monster it battles",
@@ -91,6 +92,7 @@ OPERATION_WORDS = {
     "halve_effect_damage": "halves the effect damage its controller takes for the rest of this turn",
     "destroy_after_calc": "destroys (after damage calculation in this battle, unless it cannot be destroyed by card effects)",
     "banish_until_bp_end": "banishes until the end of the Battle Phase (it returns to the field as the End Step begins)",
+    "atk_add_at_calc": "gives {amount} ATK during damage calculation only",
 }
 ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "the attacking monster",
             "attack_target": "the attack target", "own_battling": "its controller's battling monster",
@@ -98,7 +100,8 @@ ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "t
             "choice": "the card(s) it chooses as it resolves"}
 COST_WORDS = {"pay_lp": "pay {amount} LP", "pay_half_lp": "pay half its controller's LP",
               "discard": "discard a card", "tribute": "Tribute a monster", "send_self": "send this card to the Graveyard",
-              "banish_self": "banish this card", "discard_self": "discard this card"}
+              "banish_self": "banish this card", "discard_self": "discard this card",
+              "pay_lp_battle_difference": "pay LP equal to how much higher the ATK of the opponent's battling monster is"}
 CONTINUOUS_WORDS = {
     "atk_modifier": "gives {amount} ATK", "def_modifier": "gives {amount} DEF",
     "indestructible_by_battle": "keeps from being destroyed by battle",
@@ -146,7 +149,8 @@ STATE_WORDS = {
     "no_attack": "cannot attack", "trig": "trigger pending", "used": "activated this turn",
     "ssum": "Special Summoned", "sumt": "Summoned this turn", "equip": "equipped to", "counters": "counters on it",
     "doomed": "to be destroyed after damage calculation", "returns": "to return to the field as the End Step begins",
-    "recorded": "recorded as an attacker by the halving of", "bdc": "battle damage changed in this battle for",
+    "recorded": "recorded as an attacker by the halving of", "calc_gain": "ATK gained during damage calculation only",
+    "bdc": "battle damage changed in this battle for",
     "halved": "all damage halved this turn for", "eff_halved": "effect damage halved this turn for",
 }
 LINK_WORDS = {"eff": "effect", "target": "target", "target2": "second target", "tloc": "where its target was",
@@ -400,6 +404,7 @@ def slot_facts(n, eff, archetype_id, name_id):
             out.append(("operation", k, 0, f"{n}: its effect changes nothing timing depends on {yes}" if k == 0 else ""))
             continue
         amount = f"{o.amount} for each of {select_words(o.count)}" if o.amount_of == "count" else \
+            f"{AMOUNT_WORDS[o.amount_of]} + {o.amount}" if o.amount_of == "battle_difference" and o.amount else \
             AMOUNT_WORDS.get(o.amount_of, o.amount)
         what = OPERATION_WORDS[o.do].format(amount=amount)
         if o.do == "double_battle_damage" and o.to == "opponent":

@@ -8,6 +8,7 @@ from .base import Update, part, rule
 from .effects import banish_barred, slot, target_fits
 from .redirects import graveyard_barred
 from .resolution import PRIORITY as RESOLUTION
+from .stats import battle_difference
 
 MZ, GY, BAN, HAND = (vocab.L[n] for n in ("monster_zone", "graveyard", "banished", "hand"))
 PRIORITY = RESOLUTION - 5   # before GEN-14's moves of the activated card: a cost that banishes it wins
@@ -21,12 +22,22 @@ def has_cost(ctx, eff, *names):
     return z3.Or([ctx.S.cost(s) == vocab.CT[n] for s in cost_slots(ctx, eff) for n in names])
 
 
-def lp_paid(ctx, eff, lp):
-    """The LP left after paying the effect's LP costs from `lp`, in order."""
+def lp_cost(ctx, s, lp, me):
+    """The LP cost slot s asks of player `me`, who has `lp`: its amount, half of `lp` (rounded down),
+    or how much higher the ATK of the opponent's battling monster is than `me`'s, as the effect is
+    activated (battle_difference: "pay LP equal to the difference"; GEN-16 refuses it when that is
+    not positive); 0 for a cost that is not LP."""
     S = ctx.S
+    return z3.If(S.cost(s) == vocab.CT["pay_lp"], S.cost_amount(s),
+                 z3.If(S.cost(s) == vocab.CT["pay_half_lp"], lp / 2,
+                       z3.If(S.cost(s) == vocab.CT["pay_lp_battle_difference"],
+                             battle_difference(ctx, me, ctx.pre), 0)))
+
+
+def lp_paid(ctx, eff, lp, me):
+    """The LP left after player `me` pays the effect's LP costs from `lp`, in order."""
     for s in cost_slots(ctx, eff):
-        lp = z3.If(S.cost(s) == vocab.CT["pay_lp"], lp - S.cost_amount(s),
-                   z3.If(S.cost(s) == vocab.CT["pay_half_lp"], lp - lp / 2, lp))
+        lp = lp - lp_cost(ctx, s, lp, me)
     return lp
 
 
@@ -42,9 +53,13 @@ def gen16(ctx):
     self_card = S.inst(eff)
     lp = ctx.sel(pre.lp, me)
     payable = []
-    for s in cost_slots(ctx, eff):
-        payable.append(z3.Implies(S.cost(s) == vocab.CT["pay_lp"], lp >= S.cost_amount(s)))
-        lp = z3.If(S.cost(s) == vocab.CT["pay_lp"], lp - S.cost_amount(s), lp)
+    for s in cost_slots(ctx, eff):   # half the LP can always be paid
+        paid = lp_cost(ctx, s, lp, me)
+        exact = z3.Or(S.cost(s) == vocab.CT["pay_lp"], S.cost(s) == vocab.CT["pay_lp_battle_difference"])
+        payable.append(z3.Implies(exact, lp >= paid))
+        # "pay LP equal to the difference" needs one: the opponent's battling monster has the higher ATK
+        payable.append(z3.Implies(S.cost(s) == vocab.CT["pay_lp_battle_difference"], paid > 0))
+        lp = lp - paid
     mine = z3.And(other != NONE, other != self_card, S.ctrl(other) == me)
     at = ctx.sel(pre.loc, other, z3.IntVal(0))
     # the card paid meets the cost's filter ("Tribute 1 Winged Beast monster"): atoms about it, as a target's
@@ -65,8 +80,9 @@ def gen16(ctx):
 def gen16_pay(ctx):
     S, pre, act = ctx.S, ctx.pre, ctx.act
     eff = act.eff
-    ups = [Update("lp", p, z3.And(ctx.activating, act.player == p, has_cost(ctx, eff, "pay_lp", "pay_half_lp")),
-                  lp_paid(ctx, eff, pre.lp[p])) for p in (0, 1)]
+    lp_costs = ("pay_lp", "pay_half_lp", "pay_lp_battle_difference")
+    ups = [Update("lp", p, z3.And(ctx.activating, act.player == p, has_cost(ctx, eff, *lp_costs)),
+                  lp_paid(ctx, eff, pre.lp[p], act.player)) for p in (0, 1)]
     for i in ctx.cards:
         paid = z3.And(ctx.activating, act.other == i)
         this = z3.And(ctx.activating, S.inst(eff) == i)

@@ -7,7 +7,7 @@ marked `then` applies only if the one before it did.
 import z3
 
 from .. import vocab
-from ..state import CALC_DONE, NONE
+from ..state import CALC_DONE, CALC_PENDING, NONE
 from .base import Update, once, part, rule
 from .chain import resolution_target
 from .effects import (
@@ -30,6 +30,7 @@ from .effects import (
     unsummonable,
 )
 from .equips import equippable
+from .stats import battle_difference
 
 # after the rule sets' own updates that override a result (AB-1, D2-5: calc, ocg), before the
 # triggers that read it (triggers.py)
@@ -262,9 +263,11 @@ def operation_amount(ctx, k, card):
     def atk(c):
         return pre.atk[c] if isinstance(c, int) else ctx.sel(pre.atk, c, z3.IntVal(0))
     now, orig = atk(card), S.orig_atk(card)
+    higher = battle_difference(ctx, S.ctrl(own), pre)
     values = {"atk": now, "original_atk": orig, "half_original_atk": orig / 2, "self_atk": atk(own),
               "atk_difference": z3.If(now >= orig, now - orig, orig - now),
               "opponent_battle_damage": ctx.sel(pre.bd, 1 - S.ctrl(own)),
+              "battle_difference": z3.If(higher > 0, higher + S.op_amount(s), 0),
               "count": times(S.op_amount(s), counted(ctx, k))}   # linear: see effects.times
     out = S.op_amount(s)
     for name, value in values.items():
@@ -384,6 +387,9 @@ def resolve_effects(ctx):
                 ups.append(Update(var, i, z3.And(applies(ctx, op, k), on), value))
             opp_atk = ctx.sel(pre.atk, battling_opponent(ctx, i), z3.IntVal(0))
             do("atk_add", "atk", pre.atk[i] + amount)
+            # "during damage calculation only": a face-up monster, while the calculation is ahead
+            ahead = z3.And(pre.calc == CALC_PENDING, pre.loc[i] == MZ, pre.faceup[i])
+            do("atk_add_at_calc", "calc_gain", pre.calc_gain[i] + amount, z3.And(on_i, ahead))
             do("atk_set", "atk", amount)
             do("atk_halve", "atk", pre.atk[i] / 2)
             do("atk_double", "atk", pre.atk[i] * 2)
@@ -489,6 +495,17 @@ def bp_end_returns(ctx):
                 for var, value in (("loc", z3.IntVal(MZ)), ("returns", z3.BoolVal(False)),
                                    ("atk", S.orig_atk(i)), ("def_", S.orig_def(i)), ("counters", z3.IntVal(0)))]
     return ups
+
+
+@part("GEN-15", shape="update", priority=PRIORITY)
+def calc_gain_ends(ctx):
+    """An ATK gain "during damage calculation only" (atk_add_at_calc, "Prideful Roar"; its script
+    resets it at the end of PHASE_DAMAGE_CAL or when the monster leaves the field or is turned
+    face-down) is gone in the step after damage calculation was performed or skipped: shown_stat
+    reads it only while the calculation is ahead, so the step that performs it still counts it."""
+    pre = ctx.pre
+    return [Update("calc_gain", i, z3.Or(pre.calc != CALC_PENDING, pre.loc[i] != MZ, z3.Not(pre.faceup[i])),
+                   z3.IntVal(0)) for i in ctx.cards]
 
 
 @rule("GEN-17", "A targeting effect is activated only with targets that meet what its text "

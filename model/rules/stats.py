@@ -4,7 +4,7 @@ calculation (calc.py) and the claims (general.py) read it."""
 import z3
 
 from .. import vocab
-from ..state import NONE
+from ..state import CALC_PENDING, NONE
 from .base import once
 from .effects import applying, card_state, continuous_on, counters_on, picks, times
 
@@ -26,8 +26,25 @@ def shown_stat(ctx, stat, card, st, counts=None, extra=0):
     its value plus the modifiers that add (stat_bonus; `extra`: damage calculation's own bonuses),
     then halved by each halving that applies (halved)."""
     value = ctx.sel(st.atk if stat == "atk" else st.def_, card, z3.IntVal(0))
+    if stat == "atk":   # "during damage calculation only": while the calculation `counts` is in is ahead
+        ahead = (st if counts is None else counts).calc == CALC_PENDING
+        value = value + z3.If(ahead, ctx.sel(st.calc_gain, card, z3.IntVal(0)), 0)
     total = value + stat_bonus(ctx, f"{stat}_modifier", card, st, counts) + extra
     return halved(ctx, f"{stat}_halve", card, st, total)
+
+
+def battle_difference(ctx, me, st):
+    """How much higher the ATK of the monster battling player `me`'s monster is than that monster's
+    own, as both show in `st` ("pay LP equal to the difference", "gains ATK equal to the difference
+    +300": "Prideful Roar"; its script reads both GetAttack()s); 0 unless an attack on a monster is
+    going on between a face-up monster of each player."""
+    def build():
+        a, t = st.attacker, st.target
+        own, other = z3.If(ctx.S.ctrl(a) == me, a, t), z3.If(ctx.S.ctrl(a) == me, t, a)
+        up = [z3.And(ctx.monster_in_zone(c, st), ctx.sel(st.faceup, c, z3.BoolVal(False))) for c in (a, t)]
+        facing = z3.And(st.attacking, t != NONE, ctx.S.ctrl(a) != ctx.S.ctrl(t), *up)
+        return z3.If(facing, shown_stat(ctx, "atk", other, st) - shown_stat(ctx, "atk", own, st), 0)
+    return once(ctx, ("battle_difference", me.sexpr(), st.prefix), build)
 
 
 def halved(ctx, kind, card, st, value):
