@@ -97,9 +97,10 @@ class State:
         # the card whose `attackers` halving recorded this monster as one that attacked while it applied
         # ("Mirror Wall"), NONE if none; cleared when the monster leaves the field or is turned face-down
         self.recorded = [I(f"c{i}_recorded") for i in range(ncards)]
-        # an ATK gain "during damage calculation only" (atk_add_at_calc): shown while this battle's
-        # damage calculation is ahead (stats.shown_stat), gone once it is performed or skipped
-        self.calc_gain = [I(f"c{i}_calc_gain") for i in range(ncards)]
+        # an ATK / DEF gain "during damage calculation only" (atk_add_at_calc, def_add_at_calc): shown
+        # while this battle's damage calculation is ahead (stats.shown_stat), gone once it is performed or skipped
+        self.calc_atk = [I(f"c{i}_calc_atk") for i in range(ncards)]
+        self.calc_def = [I(f"c{i}_calc_def") for i in range(ncards)]
         # banished by a banish_until_bp_end operation, to return to the field as the End Step begins
         self.returns = [B(f"c{i}_returns") for i in range(ncards)]
         # the monster this card is equipped to as an Equip Card (GEN-20), NONE when it is not: set when

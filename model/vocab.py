@@ -262,9 +262,10 @@ OPERATIONS = (
     # Photon Dragon"): banished as `banish` banishes, and marked (State.returns); as the End Step
     # begins (ES-1) a marked card still banished returns to the field (battle.es1_enter)
     "banish_until_bp_end",
-    # "gains ATK ... during damage calculation only" ("Prideful Roar"): a gain the monster shows while
-    # this battle's damage calculation is ahead, and that damage calculation counts (State.calc_gain)
-    "atk_add_at_calc",
+    # "gains ATK / DEF ... during damage calculation only" ("Prideful Roar", "Injection Fairy Lily",
+    # "Kinetic Soldier"): a gain the monster shows while this battle's damage calculation is ahead,
+    # and that damage calculation counts (State.calc_atk, State.calc_def)
+    "atk_add_at_calc", "def_add_at_calc",
 )
 OP = {name: i for i, name in enumerate(OPERATIONS)}
 # a monster's destroy_after_calc mark (State.doomed): none; marked; destroyed by it (a monster destroyed

@@ -251,6 +251,8 @@ EFFECT_ROWS = [
     (1123, BOTH, 0, MONSTER | EFFECT, 3000, 3000, 8, 0x20, "Test Root", "The ATK and DEF of all other monsters on the field are halved."),
     (1118, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Pair", "When your opponent's monster declares an attack: Activate 1 of these effects; ● Draw 1 card. ● Draw 2 cards. You can only use each effect of \"Test Pair\" once per turn."),
     (1124, BOTH, 0, TRAP, 0, 0, 0, 0, "Test Vow", "When your opponent's monster declares an attack: draw 1 card. You can only use this effect of \"Test Vow\" once per Duel."),
+    (1125, BOTH, 0, MONSTER | EFFECT, 1300, 1800, 3, 0x10, "Test Soldier", "During damage calculation: this card gains 2000 ATK and DEF during that damage calculation only."),
+    (1126, BOTH, 0, SPELL | QUICKPLAY, 0, 0, 0, 0, "Test Spurt", "Target 1 face-up monster; it gains 500 ATK during damage calculation only."),
 ]
 _HEAD = "local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
 _REG = "\tc:RegisterEffect(e1)\nend\n"
@@ -420,6 +422,39 @@ end
 function s.op(e,tp,eg,ep,ev,re,r,rp)
 	local c=e:GetHandler()
 	c:UpdateAttack(3000)
+end
+""",
+    1125: _HEAD + """	e1:SetCategory(CATEGORY_ATKCHANGE+CATEGORY_DEFCHANGE)
+	e1:SetType(EFFECT_TYPE_TRIGGER_F+EFFECT_TYPE_FIELD)
+	e1:SetRange(LOCATION_MZONE)
+	e1:SetCode(EVENT_PRE_DAMAGE_CALCULATE)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.op(e,tp,eg,ep,ev,re,r,rp)
+	local c=e:GetHandler()
+	local e1=Effect.CreateEffect(c)
+	e1:SetType(EFFECT_TYPE_SINGLE)
+	e1:SetCode(EFFECT_UPDATE_ATTACK)
+	e1:SetReset(RESET_PHASE+PHASE_DAMAGE_CAL)
+	e1:SetValue(2000)
+	c:RegisterEffect(e1)
+	local e2=e1:Clone()
+	e2:SetCode(EFFECT_UPDATE_DEFENSE)
+	c:RegisterEffect(e2)
+end
+""",
+    1126: _HEAD + """	e1:SetCategory(CATEGORY_ATKCHANGE)
+	e1:SetType(EFFECT_TYPE_ACTIVATE)
+	e1:SetProperty(EFFECT_FLAG_CARD_TARGET)
+	e1:SetCode(EVENT_FREE_CHAIN)
+	e1:SetTarget(s.tg)
+	e1:SetOperation(s.op)
+""" + _REG + """function s.tg(e,tp,eg,ep,ev,re,r,rp,chk,chkc)
+	if chk==0 then return Duel.IsExistingTarget(Card.IsFaceup,tp,LOCATION_MZONE,LOCATION_MZONE,1,nil) end
+	Duel.SelectTarget(tp,Card.IsFaceup,tp,LOCATION_MZONE,LOCATION_MZONE,1,1,nil)
+end
+function s.op(e,tp,eg,ep,ev,re,r,rp)
+	local tc=Duel.GetFirstTarget()
+	tc:UpdateAttack(500,RESET_PHASE+PHASE_DAMAGE_CAL)
 end
 """,
     1107: """local s,id=GetID()

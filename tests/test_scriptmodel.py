@@ -69,6 +69,15 @@ def test_lp_cost_battling_condition_and_update_attack(cards):
     assert e["operations"] == [{"do": "atk_add", "on": "self", "amount": 3000}]
 
 
+def test_a_gain_reset_at_the_end_of_damage_calculation_lasts_only_for_it(cards):
+    # RESET_PHASE+PHASE_DAMAGE_CAL: "during that damage calculation only", on an effect activated then
+    assert effect(cards, "Test Soldier")["operations"] == [{"do": "atk_add_at_calc", "on": "self", "amount": 2000},
+                                                           {"do": "def_add_at_calc", "on": "self", "amount": 2000}]
+    # ... activated at another time (a free chain), the import does not guess when the gain would end
+    e = effect(cards, "Test Spurt")
+    assert "operations" not in e and "operations" in e["unknown"]
+
+
 def test_continuous_effects(cards):
     assert [e["apply"] for e in cards["Test Aura"]["effects"]] == [
         {"do": "atk_modifier", "amount": 500, "on": "all", "select": {"side": "yours", "filter": "any"}},
@@ -330,9 +339,9 @@ def test_a_play_with_imported_cards_is_judged_end_to_end(tmp_path, pool):
 def test_coverage_counts_every_property_and_continuous(pool):
     imp = importer.import_pool(*map(str, pool))
     cov = imp.coverage
-    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 23   # activated effects
+    assert cov["effect.every"]["derived"] + cov["effect.every"]["unknown"] == 25   # activated effects
     assert cov["continuous.apply"] == {"derived": 6, "unknown": 0}
-    assert cov["effect.operations"]["unknown"] == 2 and cov["effect.cost"]["unknown"] == 0
+    assert cov["effect.operations"]["unknown"] == 3 and cov["effect.cost"]["unknown"] == 0   # Test Spurt's too
     assert json.dumps(cov)   # the report is JSON
 
 

@@ -359,12 +359,13 @@ def parse_effect(value, doc, path, where, what) -> Effect:
                                            for o in e.operations):
         # "damage equal to its ATK" names one card: with two targets it would say which
         r.fail("operations", f"{w}: an amount of the ATK of 'chosen' names one card; this effect targets two")
-    at_calc = [k for k, o in enumerate(e.operations) if o.do == "atk_add_at_calc"]
+    at_calc = [k for k, o in enumerate(e.operations) if o.do in effect_format.AT_CALC]
     if at_calc and "during_calc" not in e.timings:
         # a gain "during damage calculation only" from an effect activated before it would apply nowhere
         # the text says; the texts that have one are activated during damage calculation ("Prideful Roar")
-        Reader(doc, path, where + ("operations", at_calc[0])).fail(
-            "do", f"{w} operation {at_calc[0] + 1}: 'atk_add_at_calc' (ATK \"during damage calculation only\") "
+        k = at_calc[0]
+        Reader(doc, path, where + ("operations", k)).fail(
+            "do", f"{w} operation {k + 1}: {e.operations[k].do!r} (\"during damage calculation only\") "
                   "is for an effect activated during damage calculation: its 'timings' names \"during_calc\"")
     if e.apply is not None and e.apply.do == "self_destruct" and not e.atoms:
         # without a condition the card would be destroyed as soon as it is face-up: no text says that

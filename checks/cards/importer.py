@@ -435,6 +435,8 @@ def _effect_model(e: dict, d: luascan.EffectDecl, functions: dict, prop, unknown
     ops = got["operations"].value if got["operations"] else None
     if ops is not None and e.get("atk_def") == "direct" and not any(o["do"].startswith(("atk_", "def_")) for o in ops):
         got["operations"] = None   # its category says it changes ATK/DEF: something was not read
+    if ops is not None and any(o["do"].endswith("_at_calc") for o in ops) and "during_calc" not in e.get("timings", ()):
+        got["operations"] = None   # a gain until the end of damage calculation from an effect activated before it
     if "condition" not in unknown and not scriptmodel.target_check_is_condition_free(d, tgt, ops):
         unknown.append("condition")   # the target function's activation check adds one
     for prop_name, derived in got.items():

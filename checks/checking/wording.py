@@ -93,6 +93,7 @@ OPERATION_WORDS = {
     "destroy_after_calc": "destroys (after damage calculation in this battle, unless it cannot be destroyed by card effects)",
     "banish_until_bp_end": "banishes until the end of the Battle Phase (it returns to the field as the End Step begins)",
     "atk_add_at_calc": "gives {amount} ATK during damage calculation only",
+    "def_add_at_calc": "gives {amount} DEF during damage calculation only",
 }
 ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "the attacking monster",
             "attack_target": "the attack target", "own_battling": "its controller's battling monster",
@@ -149,7 +150,8 @@ STATE_WORDS = {
     "no_attack": "cannot attack", "trig": "trigger pending", "used": "activated this turn",
     "ssum": "Special Summoned", "sumt": "Summoned this turn", "equip": "equipped to", "counters": "counters on it",
     "doomed": "to be destroyed after damage calculation", "returns": "to return to the field as the End Step begins",
-    "recorded": "recorded as an attacker by the halving of", "calc_gain": "ATK gained during damage calculation only",
+    "recorded": "recorded as an attacker by the halving of", "calc_atk": "ATK gained during damage calculation only",
+    "calc_def": "DEF gained during damage calculation only",
     "bdc": "battle damage changed in this battle for",
     "halved": "all damage halved this turn for", "eff_halved": "effect damage halved this turn for",
 }

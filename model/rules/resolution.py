@@ -389,7 +389,8 @@ def resolve_effects(ctx):
             do("atk_add", "atk", pre.atk[i] + amount)
             # "during damage calculation only": a face-up monster, while the calculation is ahead
             ahead = z3.And(pre.calc == CALC_PENDING, pre.loc[i] == MZ, pre.faceup[i])
-            do("atk_add_at_calc", "calc_gain", pre.calc_gain[i] + amount, z3.And(on_i, ahead))
+            do("atk_add_at_calc", "calc_atk", pre.calc_atk[i] + amount, z3.And(on_i, ahead))
+            do("def_add_at_calc", "calc_def", pre.calc_def[i] + amount, z3.And(on_i, ahead))
             do("atk_set", "atk", amount)
             do("atk_halve", "atk", pre.atk[i] / 2)
             do("atk_double", "atk", pre.atk[i] * 2)
@@ -499,13 +500,14 @@ def bp_end_returns(ctx):
 
 @part("GEN-15", shape="update", priority=PRIORITY)
 def calc_gain_ends(ctx):
-    """An ATK gain "during damage calculation only" (atk_add_at_calc, "Prideful Roar"; its script
-    resets it at the end of PHASE_DAMAGE_CAL or when the monster leaves the field or is turned
-    face-down) is gone in the step after damage calculation was performed or skipped: shown_stat
-    reads it only while the calculation is ahead, so the step that performs it still counts it."""
+    """An ATK / DEF gain "during damage calculation only" (atk_add_at_calc, def_add_at_calc: "Prideful
+    Roar", "Injection Fairy Lily", "Kinetic Soldier"; their scripts reset it at the end of
+    PHASE_DAMAGE_CAL or when the monster leaves the field or is turned face-down) is gone in the step
+    after damage calculation was performed or skipped: shown_stat reads it only while the calculation
+    is ahead, so the step that performs it still counts it."""
     pre = ctx.pre
-    return [Update("calc_gain", i, z3.Or(pre.calc != CALC_PENDING, pre.loc[i] != MZ, z3.Not(pre.faceup[i])),
-                   z3.IntVal(0)) for i in ctx.cards]
+    return [Update(var, i, z3.Or(pre.calc != CALC_PENDING, pre.loc[i] != MZ, z3.Not(pre.faceup[i])), z3.IntVal(0))
+            for i in ctx.cards for var in ("calc_atk", "calc_def")]
 
 
 @rule("GEN-17", "A targeting effect is activated only with targets that meet what its text "

@@ -26,9 +26,10 @@ def shown_stat(ctx, stat, card, st, counts=None, extra=0):
     its value plus the modifiers that add (stat_bonus; `extra`: damage calculation's own bonuses),
     then halved by each halving that applies (halved)."""
     value = ctx.sel(st.atk if stat == "atk" else st.def_, card, z3.IntVal(0))
-    if stat == "atk":   # "during damage calculation only": while the calculation `counts` is in is ahead
-        ahead = (st if counts is None else counts).calc == CALC_PENDING
-        value = value + z3.If(ahead, ctx.sel(st.calc_gain, card, z3.IntVal(0)), 0)
+    # "during damage calculation only": while the calculation `counts` is in is ahead
+    ahead = (st if counts is None else counts).calc == CALC_PENDING
+    gain = ctx.sel(st.calc_atk if stat == "atk" else st.calc_def, card, z3.IntVal(0))
+    value = value + z3.If(ahead, gain, 0)
     total = value + stat_bonus(ctx, f"{stat}_modifier", card, st, counts) + extra
     return halved(ctx, f"{stat}_halve", card, st, total)
 

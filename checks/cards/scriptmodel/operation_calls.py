@@ -41,7 +41,7 @@ _STATEMENT = re.compile(
     r"(?:local\s+)?(?P<var>\w+)\s*=\s*(?P<rhs>Duel\.\w+\s*\([^()]*(?:\([^()]*\)[^()]*)*\)|e:GetHandler\(\)(?::GetBattleTarget\(\))?|\w+:GetBattleTarget\(\)"
     r"|Effect\.CreateEffect\([^()]*(?:\(\))?\)|\w+:Clone\(\)|\w+:GetFirst\(\))(?P<rest>[^\n;]*)"
     r"|for\s+(?P<fvar>\w+)\s+in\s+(?:aux\.Next\(\s*(?P<fg1>\w+)\s*\)|(?P<fg2>\w+):Iter\(\))"
-    r"|(?P<evar>\w+)\s*:\s*Set(?P<eset>Code|Value|TargetRange|Type)\s*\("
+    r"|(?P<evar>\w+)\s*:\s*Set(?P<eset>Code|Value|TargetRange|Type|Reset)\s*\("
     r"|(?P<reg>(?:(?P<owner>\w+)\s*:\s*|Duel\.)RegisterEffect\s*\(\s*(?P<rv>\w+))"
     r"|(?P<uvar>\w+)\s*:\s*Update(?P<ustat>Attack|Defense)\s*\("
     r"|(?P<cvar>e:GetHandler\(\)|\w+)\s*:\s*(?P<cop>Add|Remove)Counter\s*\("
@@ -137,10 +137,12 @@ def operations(decl, functions, target_value) -> Derived | None:
                 return UNKNOWN
             ops.append((m.start(), op))
         elif m.group("uvar"):   # Card.UpdateAttack(c, amount, ...): the helper for EFFECT_UPDATE_ATTACK
-            on, amount = _on(m.group("uvar"), subjects), _const(_args(text, m.end())[0])
+            args = _args(text, m.end())
+            on, amount = _on(m.group("uvar"), subjects), _const(args[0])
             if on is None or amount is None:
                 return UNKNOWN
-            ops.append((m.start(), {"do": "atk_add" if m.group("ustat") == "Attack" else "def_add", **on, "amount": amount}))
+            do = "atk_add" if m.group("ustat") == "Attack" else "def_add"
+            ops.append((m.start(), {"do": _until(do, args[1] if len(args) > 1 else ""), **on, "amount": amount}))
         elif m.group("cvar"):   # c:AddCounter(type, n) / c:RemoveCounter(player, type, n, REASON_EFFECT)
             op = _counter_op(m.group("cop"), _on(m.group("cvar"), subjects), _args(text, m.end()))
             if op is None:
@@ -253,7 +255,7 @@ def _registered(eff: dict, owner: str | None, subjects, text):
     if on is None or code not in CARD_EFFECTS:
         return None
     do, reads = CARD_EFFECTS[code]
-    op = {"do": do, **on}
+    op = {"do": _until(do, eff.get("Reset", "")), **on}
     value = eff.get("Value", "").strip()
     if reads == "amount":
         n = _const(value) if value else None
@@ -265,6 +267,12 @@ def _registered(eff: dict, owner: str | None, subjects, text):
         else:
             op["amount"] = n
     return op
+
+
+def _until(do: str, reset: str) -> str:
+    """An ATK / DEF gain reset at the end of damage calculation (RESET_PHASE+PHASE_DAMAGE_CAL, or
+    RESET_DAMAGE_CAL): "during damage calculation only", atk_add_at_calc / def_add_at_calc."""
+    return f"{do}_at_calc" if do in ("atk_add", "def_add") and "DAMAGE_CAL" in reset else do
 
 
 def _merge_negate(ops):
