@@ -255,6 +255,7 @@ class Statics:
         self.op_to = f("operation_to", Int, Int)
         self.op_then = f("operation_then", Int, Bool)
         self.op_otherwise = f("operation_otherwise", Int, Bool)   # "or if you cannot": only if the one before did not
+        self.op_both = f("operation_both", Int, Bool)   # "banish both": with the one before, both or neither
         # per card continuous slot (card * MAX_CONTINUOUS + k)
         self.cont = f("continuous", Int, Int)
         self.cont_on = f("continuous_on", Int, Int)

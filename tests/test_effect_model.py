@@ -120,7 +120,7 @@ GOOD = [
     dict(operations=[{"do": "draw_until", "amount": 7, "to": "opponent"}]),   # Sasuke Samurai #3
     # Galaxy-Eyes Photon Dragon: "banish both ..., then return them to the field at the end of the Battle Phase"
     dict(operations=[{"do": "banish_until_bp_end", "on": "self"},
-                     {"do": "banish_until_bp_end", "on": "opponent_battling", "then": True}]),
+                     {"do": "banish_until_bp_end", "on": "opponent_battling", "both": True}]),
     dict(operations=[{"do": "banish_until_bp_end", "on": "all", "select": {"side": "opponent"}}]),
     # Prideful Roar: "Pay LP equal to the difference in ATK; your monster gains ATK equal to that
     # difference +300, during damage calculation only"
@@ -233,6 +233,8 @@ BAD = [
     (dict(operations=[{"do": "banish_until_bp_end", "on": "all", "select": {"cards": "graveyard"}}]),
      "a selector picks \"monsters\""),
     (dict(operations=[{"do": "atk_add", "on": "self"}]), "needs an 'amount'"),
+    (dict(operations=[{"do": "banish", "on": "self"}, {"do": "banish", "on": "opponent_battling", "both": True,
+                                                        "then": True}]), "'both' (this and the one before, or neither)"),
     (dict(operations=[{"do": "atk_add_at_calc", "on": "self", "amount": 500}]), "its 'timings' names \"during_calc\""),
     (dict(timings=["before_calc"], operations=[{"do": "def_add_at_calc", "on": "self", "amount": 500}]),
      "'def_add_at_calc' (\"during damage calculation only\") is for an effect activated during damage calculation"),
@@ -428,6 +430,7 @@ SEMANTIC = [
     (dict(operations=[{"do": "destroy", "then": True}]), "the first operation has no operation before it"),
     (dict(kind="continuous", apply={"do": "self_destruct"}), "give the condition"),
     (dict(operations=[{"do": "destroy", "otherwise": True}]), "no operation before it that could not be done"),
+    (dict(operations=[{"do": "destroy", "both": True}]), "no operation before it to apply together with"),
     (dict(kind="continuous", apply={"do": "counter_after_battle", "amount": 1}), "give the condition (which battle"),
     (dict(condition={"quantity": "counters", "of": "self", "cmp": ">", "value": 63}), "holds for no card or state ever"),
     (dict(condition={"quantity": "selected", "value": 11, "select": {}}), "holds for no card or state ever"),
@@ -648,6 +651,7 @@ def kinds_used(card):
         out |= {("amount", o.amount_of) for o in e.operations if o.amount_of != "number"}
         out |= select_kinds([o.count for o in e.operations if o.count is not None])
         out |= {("operation", "otherwise") for o in e.operations if o.otherwise}
+        out |= {("operation", "both") for o in e.operations if o.both}
         if e.apply is not None:
             out.add(("continuous", e.apply.do))
             if e.apply.on in ("equipped", "attackers", "battle_opponent"):
@@ -716,6 +720,7 @@ def test_every_effect_kind_has_a_legal_and_an_illegal_fixture():
              {("operation", o) for o in vocab.OPERATIONS[1:]} | {("continuous", c) for c in vocab.CONTINUOUS[1:]} |
              {("once", o) for o in vocab.ONCE[1:]} | SELECT_KINDS | {("amount", a) for a in vocab.AMOUNT_OF[1:]} |
              {("subject", "equipped"), ("continuous_on", "equipped"), ("operation", "otherwise")} |
+             {("operation", "both")} |
              {("per", p) for p in vocab.CONTINUOUS_PER[1:]} | {("continuous_on", "attackers")} |
              {("continuous_on", "battle_opponent")} | CHOOSE_KINDS)
     missing = {k for k in every if not (k in seen["legal"] and k in seen["illegal"])}

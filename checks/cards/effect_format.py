@@ -34,6 +34,7 @@ class Operation:
     then: bool = False            # applies only if the operation before it did
     otherwise: bool = False       # "or if you cannot": applies only if the operation before it could not
     count: Select | None = None   # amount_of "count": the cards counted ("for each monster they control")
+    both: bool = False            # "banish both": this and the operation before it apply together or not at all
 
 
 @dataclass(frozen=True)
@@ -288,7 +289,7 @@ def parse_operations(r: Reader, d, what, kind) -> tuple:
 
 
 def _operation(r: Reader, o, w, k) -> Operation:
-    r.obj(o, {"do", "on", "amount", "to", "select", "then", "otherwise"}, w)
+    r.obj(o, {"do", "on", "amount", "to", "select", "then", "otherwise", "both"}, w)
     do = r.get(o, "do", str, REQUIRED, choices=vocab.OPERATIONS[1:], what=w)
     on = r.get(o, "on", str, "self", choices=vocab.OPERATION_ON, what=w)
     if do in GAME_OPS + DECK_OPS and "on" in o and on != "self":
@@ -361,7 +362,12 @@ def _operation(r: Reader, o, w, k) -> Operation:
     if otherwise and then:
         r.fail("otherwise", f"{w}: 'then' (only if the one before did) and 'otherwise' (only if it could not) "
                             "together would never apply; give one of them")
-    return Operation(do, on, amount, amount_of, to, select, then, otherwise, count)
+    both = r.get(o, "both", bool, False, what=w)
+    if both and k == 0:
+        r.fail("both", f"{w}: the first operation has no operation before it to apply together with")
+    if both and (then or otherwise):
+        r.fail("both", f"{w}: 'both' (this and the one before, or neither) goes without 'then' and 'otherwise'")
+    return Operation(do, on, amount, amount_of, to, select, then, otherwise, count, both)
 
 
 def parse_apply(r: Reader, d, what, kind) -> Continuous | None:
@@ -487,6 +493,8 @@ def operation_dict(o: Operation) -> dict:
         d["then"] = True
     if o.otherwise:
         d["otherwise"] = True
+    if o.both:
+        d["both"] = True
     return d
 
 

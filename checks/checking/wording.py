@@ -414,7 +414,9 @@ def slot_facts(n, eff, archetype_id, name_id):
         if o.do in DECK_OPS and o.to == "opponent":
             what = what.replace("its controller", "its controller's opponent")
         # an operation about the attack, the Chain or a Deck names no card
-        words = f"{n}: {'then ' if o.then else 'or, if it cannot, ' if o.otherwise else ''}it {what}" + \
+        link = "then " if o.then else "or, if it cannot, " if o.otherwise else \
+            "together with the one before (both or neither), " if o.both else ""
+        words = f"{n}: {link}it {what}" + \
             ("" if o.do in GAME_OPS + DECK_OPS else f" {ON_WORDS[o.on]}") + f" {yes}"
         out.extend([("operation", k, vocab.OP[o.do], words),
                     ("operation_on", k, vocab.OPERATION_ON.index(o.on), words),
@@ -422,7 +424,8 @@ def slot_facts(n, eff, archetype_id, name_id):
                     ("operation_amount_of", k, vocab.AMOUNT_OF.index(o.amount_of), words),
                     ("operation_to", k, vocab.LP_PLAYERS.index(o.to), words),
                     ("operation_then", k, o.then, words),
-                    ("operation_otherwise", k, o.otherwise, words)]
+                    ("operation_otherwise", k, o.otherwise, words),
+                    ("operation_both", k, o.both, words)]
                    + select_facts("operation", k, o.select, words, archetype_id, name_id)
                    + select_facts("count", k, o.count or Select(), words if o.count else "", archetype_id, name_id))
     return out
@@ -433,7 +436,8 @@ SLOT_WIDTH = {**{f"cond_{f}": vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATO
                  for f in ATOM_FIELDS},
               "cost": vocab.MAX_COSTS, "cost_amount": vocab.MAX_COSTS,
               **{n: vocab.MAX_OPERATIONS for n in ("operation", "operation_on", "operation_amount", "operation_amount_of",
-                                                    "operation_to", "operation_then", "operation_otherwise")},
+                                                    "operation_to", "operation_then", "operation_otherwise",
+                                                    "operation_both")},
               **{f"{p}_{f}": vocab.MAX_OPERATIONS for p in ("operation", "count") for f in SELECT_FIELDS},
               **{f"cond_{f}": vocab.CONDITION_ALTERNATIVES * vocab.CONDITION_ATOMS for f in SELECT_FIELDS}}
 

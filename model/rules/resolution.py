@@ -79,7 +79,9 @@ def applied(ctx, k):
 
 def _applied(ctx, k):
     """Operation slot k of the resolving link applies: a `then` one only if the one before it did,
-    an `otherwise` one ("or if you cannot") only if the one before it could not."""
+    an `otherwise` one ("or if you cannot") only if the one before it could not, and a `both` one
+    and the one before it only if each can be done ("banish both it and this card": the script of
+    "Galaxy-Eyes Photon Dragon" banishes neither unless both are still there)."""
     S = ctx.S
     s = op_slot(ctx, k)
     # a Special Summon by a player under "cannot Special Summon" (GEN-19's lock) does not happen:
@@ -87,10 +89,13 @@ def _applied(ctx, k):
     locked = z3.And(S.op(s) == vocab.OP["special_summon"],
                     locks_player(ctx, "lock_special_summon", S.ctrl(S.inst(ctx.top_eff)), ctx.pre))
     here = z3.And(live_link(ctx), S.op(s) != 0, z3.Not(locked))
+    if k + 1 < OPS:   # the next one is `both`: this one waits for its card too (an empty slot has no facts)
+        nxt = op_slot(ctx, k + 1)
+        here = z3.And(here, z3.Or(S.op(nxt) == 0, z3.Not(S.op_both(nxt)), valid(ctx, k + 1)))
     if k == 0:
         return here
     did = z3.And(applied(ctx, k - 1), valid(ctx, k - 1))
-    return z3.And(here, z3.Or(z3.Not(S.op_then(s)), did),
+    return z3.And(here, z3.Or(z3.Not(S.op_then(s)), did), z3.Or(z3.Not(S.op_both(s)), did),
                   z3.Or(z3.Not(S.op_otherwise(s)), z3.And(applied(ctx, k - 1), z3.Not(valid(ctx, k - 1)))))
 
 
