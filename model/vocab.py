@@ -266,6 +266,9 @@ OPERATIONS = (
     # "Kinetic Soldier"): a gain the monster shows while this battle's damage calculation is ahead,
     # and that damage calculation counts (State.calc_atk, State.calc_def)
     "atk_add_at_calc", "def_add_at_calc",
+    # "the ATK ... becomes double its original ATK, during that damage calculation only" ("Bujingi
+    # Crane"): for that damage calculation its ATK is double the original (State.calc_atk makes up the rest)
+    "atk_double_original_at_calc",
 )
 OP = {name: i for i, name in enumerate(OPERATIONS)}
 # a monster's destroy_after_calc mark (State.doomed): none; marked; destroyed by it (a monster destroyed

@@ -67,7 +67,7 @@ class Continuous:
 
 
 # --- what each operation takes ------------------------------------------------------------------
-AT_CALC = ("atk_add_at_calc", "def_add_at_calc")   # "during damage calculation only": activated then
+AT_CALC = ("atk_add_at_calc", "def_add_at_calc", "atk_double_original_at_calc")   # "during damage calculation only": activated then
 AMOUNT_OPS = ("atk_add", "atk_set", "def_add", "def_set", "damage", "gain_lp", "draw", "mill", "draw_until",
               "add_counter", "remove_counter", "atk_add_at_calc", "def_add_at_calc")
 # amounts read from a card that an ATK change takes besides damage and gain_lp: "becomes equal to this
@@ -87,8 +87,7 @@ GAME_OPS = ("negate", "negate_destroy", "negate_attack", "end_battle_phase", "sk
             "no_battle_damage", "halve_battle_damage", "double_battle_damage", "reflect_battle_damage",
             "halve_damage", "halve_effect_damage")
 DIRECT_ATK_DEF = ("atk_add", "atk_set", "atk_halve", "atk_double", "atk_gain_opponent", "atk_halve_original",
-                  "atk_double_original", "def_add", "def_set", "def_halve", "def_double", "atk_add_at_calc",
-                  "def_add_at_calc")
+                  "atk_double_original", "def_add", "def_set", "def_halve", "def_double") + AT_CALC
 AMOUNT_CONTINUOUS = ("atk_modifier", "def_modifier", "remove_counter_instead", "counter_after_battle")
 COUNTER_CONTINUOUS = ("remove_counter_instead", "counter_after_battle")   # `amount`: counters, 1 or more
 MODIFIERS = ("atk_modifier", "def_modifier")   # an amount per counter or per card takes one of these

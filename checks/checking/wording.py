@@ -94,6 +94,7 @@ OPERATION_WORDS = {
     "banish_until_bp_end": "banishes until the end of the Battle Phase (it returns to the field as the End Step begins)",
     "atk_add_at_calc": "gives {amount} ATK during damage calculation only",
     "def_add_at_calc": "gives {amount} DEF during damage calculation only",
+    "atk_double_original_at_calc": "makes ATK double the original ATK during damage calculation only",
 }
 ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "the attacking monster",
             "attack_target": "the attack target", "own_battling": "its controller's battling monster",

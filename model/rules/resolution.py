@@ -396,6 +396,8 @@ def resolve_effects(ctx):
             ahead = z3.And(pre.calc == CALC_PENDING, pre.loc[i] == MZ, pre.faceup[i])
             do("atk_add_at_calc", "calc_atk", pre.calc_atk[i] + amount, z3.And(on_i, ahead))
             do("def_add_at_calc", "calc_def", pre.calc_def[i] + amount, z3.And(on_i, ahead))
+            # "becomes": whatever gain for the calculation it had, its ATK for it is double the original
+            do("atk_double_original_at_calc", "calc_atk", S.orig_atk(i) * 2 - pre.atk[i], z3.And(on_i, ahead))
             do("atk_set", "atk", amount)
             do("atk_halve", "atk", pre.atk[i] / 2)
             do("atk_double", "atk", pre.atk[i] * 2)
