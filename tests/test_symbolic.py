@@ -296,9 +296,11 @@ def test_a_claim_is_legal_only_with_the_value_of_the_variable_the_search_reads(r
         a = dict(kind=A["claim"], claim=CL[claim], **({"player": 1} if claim == "lp" else {"card": 2}))
         var = pre[claimed_var(dict(a, player=1, card=2))]
         value = z3.If(var, 1, 0) if z3.is_bool(var) else var
-        # with no continuous effect: an ATK modifier makes a claimed ATK the variable plus the
-        # bonus, so the search, which reads the variable, could only miss a class there
+        # with no continuous effect and no gain for damage calculation: an ATK modifier, or a gain
+        # "during damage calculation only" while the calculation is ahead, makes a claimed ATK the
+        # variable plus the bonus, so the search, which reads the variable, could only miss a class there
         plain = [rel.ctx.S.cont(s) == 0 for s in range(4 * vocab.MAX_CONTINUOUS)]
+        plain += [gain == 0 for name, gain in pre.items() if name.startswith(("calc_atk[", "calc_def["))]
         said = [domain] + plain + [act[k] == v for k, v in a.items()] + [act["value"] != value]
         assert rel.solver.check(lits + said) == z3.unsat, claim
 

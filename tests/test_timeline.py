@@ -104,11 +104,12 @@ def test_changes_lp_atk_location_face_up():
     texts = [c.text for c in calc.changes]
     assert "LP A: 8000 -> 7000" in texts and "Amazoness: destroyed by battle" in texts
     assert calc.lp == {"A": 7000, "B": 8000}
-    # EX-3 (S0-TCG 90-91): Lily gains 3000 ATK when its effect resolves (its text)
+    # EX-3 (S0-TCG 90-91): Lily gains 3000 ATK when its effect resolves, for that damage
+    # calculation only (its text), which is performed as the Chain ends, in the same step
     t = build(EXAMPLES / "ex3-illegal.play", with_options=False)
     res = row(t, 10)
     assert [(k.card, k.negated) for k in res.resolved] == [("Lily", False)] and res.chain == []
-    assert "Lily ATK: 400 -> 3400" in [c.text for c in res.changes]
+    assert "Lily ATK for damage calculation: 400 -> 3400" in [c.text for c in res.changes]
     # D5-4 (S2 89): the attack flips Ryko face-up (D2-1) and Ryko's effect destroys Nova Master
     t = build(EXAMPLES / "d5-4-illegal.play", with_options=False)
     assert "Ryko: face-down -> face-up" in [c.text for c in row(t, 5).changes]

@@ -308,6 +308,10 @@ def changes(run: Run, before: list, after: list) -> list:
         for what, (x, y) in (("atk", c("atk")), ("def", c("def_"))):
             if x != y:
                 out.append(Change(what, n, f"{n} {what.upper()}: {x} -> {y}"))
+            # a gain "during damage calculation only" (atk_add_at_calc ...): said when it is made, not when it ends
+            gx, gy = c(f"calc_{what}")
+            if gy and gx != gy:
+                out.append(Change(what, n, f"{n} {what.upper()} for damage calculation: {x + gx} -> {y + gy}"))
         x, y = c("loc")
         if x != y:
             out.append(Change("location", n, f"{n}: {_where(x)} -> {_where(y)}"))
