@@ -85,8 +85,10 @@ EK = {name: i for i, name in enumerate(EFFECT_KINDS)}
 ATK_DEF = ("none", "direct", "indirect", "maybe")
 AD = {name: i for i, name in enumerate(ATK_DEF)}
 
-# What activation an effect negates (`none` when it negates none).
+# What activation an effect negates (`none` when it negates none); `opponent_...`: only one the
+# opponent of its controller activated ("When your opponent activates a monster effect")
 NEGATES = ("none", "spell", "trap", "monster_effect", "spell_trap", "any")
+NEGATES += tuple("opponent_" + k for k in NEGATES[1:])
 NG = {name: i for i, name in enumerate(NEGATES)}
 
 # Why an optional Trigger Effect activates, for DS-1(e) (S3 88).

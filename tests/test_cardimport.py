@@ -49,6 +49,20 @@ def test_counter_trap_negates_what_its_condition_names(imported):
     assert "condition" in eff["unknown"]   # a condition function of its own is not read
 
 
+def test_a_negation_only_of_the_opponents_activation_says_so():
+    """"When your opponent activates": the scripts' conditions compare the activating player (rp,
+    or ep for EVENT_CHAINING) with the effect's (Herald of Orange Light: ep~=tp; Gemini Counter:
+    rp~=tp); without that comparison the negation answers either player's."""
+    from ygo_timing.cards.importer import negated_kind
+    assert negated_kind("return ep~=tp and re:IsActiveType(TYPE_MONSTER)") == "opponent_monster_effect"
+    assert negated_kind("return rp~=tp and re:IsActiveType(TYPE_SPELL) and re:IsHasType(EFFECT_TYPE_ACTIVATE)") \
+        == "opponent_spell"
+    assert negated_kind("return rp==1-tp and re:IsHasType(EFFECT_TYPE_ACTIVATE)") == "opponent_spell_trap"
+    assert negated_kind("return re:IsActiveType(TYPE_MONSTER) and Duel.IsChainNegatable(ev)") == "monster_effect"
+    assert negated_kind("return tp~=ep and Duel.IsChainNegatable(ev)") == "opponent_any"
+    assert negated_kind("return Duel.IsChainNegatable(ev)") == "any"
+
+
 def test_monster_triggers_quick_effects_and_clones(imported):
     e = entry(imported, "Test Battler")
     assert (e["atk"], e["def"], e["level"], e["attribute"]) == (1800, 1000, 4, "DARK")

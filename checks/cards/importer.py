@@ -267,12 +267,16 @@ def negated_kind(body: str):
     if re.search(r"IsSpellTrapEffect\s*\(", body):
         mentions |= {"SPELL", "TRAP"}
     activate = bool(re.search(r"IsHasType\s*\(\s*EFFECT_TYPE_ACTIVATE", body))
+    # "When your opponent activates": the activating player is not this effect's (rp / ep ~= tp)
+    opponents = "opponent_" if re.search(r"\b[re]p\s*(~=|==\s*1\s*-)\s*tp\b|\b(tp\s*~=|1\s*-\s*tp\s*==)\s*[re]p\b",
+                                         body) else ""
     if not mentions and not activate:
-        return "any" if not re.search(r"\bre\s*:|GetActiveType|TYPE_", body) else None
+        return opponents + "any" if not re.search(r"\bre\s*:|GetActiveType|TYPE_", body) else None
     if mentions == {"MONSTER"} and not activate:
-        return "monster_effect"
+        return opponents + "monster_effect"
     if activate and mentions <= {"SPELL", "TRAP"}:
-        return {frozenset({"SPELL"}): "spell", frozenset({"TRAP"}): "trap"}.get(frozenset(mentions), "spell_trap")
+        what = {frozenset({"SPELL"}): "spell", frozenset({"TRAP"}): "trap"}.get(frozenset(mentions), "spell_trap")
+        return opponents + what
     return None
 
 

@@ -53,8 +53,10 @@ EFFECT_KIND_WORDS = {
 }
 ATK_DEF_WORDS = {"none": "does not change ATK/DEF", "direct": "changes ATK/DEF directly",
                  "indirect": "changes ATK/DEF indirectly", "maybe": "may or may not change ATK/DEF"}
-NEGATES_WORDS = {"spell": "a Spell Card", "trap": "a Trap Card", "monster_effect": "a monster effect",
-                 "spell_trap": "a Spell or Trap Card", "any": "any card or effect"}
+NEGATES_WORDS = {"spell": "a Spell Card (the card, not an effect of one)", "trap": "a Trap Card (the card, not an effect of one)",
+                 "monster_effect": "a monster effect", "spell_trap": "a Spell or Trap Card (the card, not an effect of one)",
+                 "any": "any card or effect"}
+NEGATES_WORDS.update({"opponent_" + k: f"{w} its controller's opponent activates" for k, w in NEGATES_WORDS.items()})
 TRIGGER_CLASS_WORDS = {
     "none": "it is not a trigger for moving, being flipped or changing position",
     "location": "it triggers when the card moves to another place (e.g. is Summoned)",

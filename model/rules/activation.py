@@ -143,16 +143,22 @@ def gen6(ctx):
     return z3.Implies(z3.And(ctx.activating, timed(ctx, e), z3.Not(event_trigger(ctx, e))), ctx.grant("timing"))
 
 
-@rule("GEN-10", "An effect that negates an activation answers only the kind of card or effect "
-      "its text names (\"negate the activation of a Spell Card\"): it is activated only in "
-      "response to such an activation.",
+@rule("GEN-10", "An effect that negates an activation is activated only in response to what its text "
+      "names: that kind of card or effect (a Spell/Trap Card's activation, not a face-up one's effect), and "
+      "only the opponent's if it says \"your opponent\".",
       ["S3 76-92", "S0-OCG 184-186", "card text"], name="negation.kind")
 def gen10(ctx):
     S, top, e = ctx.S, ctx.top_eff, ctx.eff
     spell = ctx.kind_is(top, *vocab.TYPE_KINDS["spell"])
     trap = ctx.kind_is(top, *vocab.TYPE_KINDS["trap"])
-    kinds = {"spell": spell, "trap": trap, "monster_effect": z3.Not(z3.Or(spell, trap)),
-             "spell_trap": z3.Or(spell, trap), "any": z3.BoolVal(True)}
+    # "When a Spell/Trap Card is activated" answers the card's activation, not an effect of a
+    # face-up Spell/Trap (Seven Tools of the Bandit against "Begone, Knave!"'s trigger: its script's
+    # IsHasType(EFFECT_TYPE_ACTIVATE))
+    card = ctx.ekind_is(top, "activation")
+    kinds = {"spell": z3.And(spell, card), "trap": z3.And(trap, card), "monster_effect": z3.Not(z3.Or(spell, trap)),
+             "spell_trap": z3.And(z3.Or(spell, trap), card), "any": z3.BoolVal(True)}
+    opponents = ctx.link(ctx.pre.link_player, ctx.pre.chain_len - 1) != ctx.act.player
+    kinds.update({"opponent_" + k: z3.And(t, opponents) for k, t in kinds.items()})
     ok = z3.And([z3.Implies(S.negates(e) == vocab.NG[k], t) for k, t in kinds.items()])
     # with an empty Chain there is no activation of that kind to answer (an imported Counter Trap
     # whose resolution is not read would otherwise be offered in every window)
