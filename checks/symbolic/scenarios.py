@@ -2,9 +2,9 @@
 
 A search is exhaustive only over the cards it is given, so these set-ups are chosen to hold
 between them the cards the rule sets treat differently (a Flip monster, an optional Trigger
-Effect, "Flashbang", a Counter Trap, an ATK/DEF changer, a battle-damage modifier pair, a
-replacement-for-destruction effect, a Fusion Summon trigger on being Special Summoned, Traps
-for the end of the Damage Step). Each has an opening (action lines, written in the finer
+Effect, "Flashbang" after a direct attack, a Counter Trap, an ATK/DEF changer, a battle-damage
+modifier pair, a replacement-for-destruction effect, a Fusion Summon trigger on being Special
+Summoned, Traps for the end of the Damage Step). Each has an opening (action lines, written in the finer
 `tcg` sub-steps; `diff` drops the `next` lines the coarser set does not have) so that a short
 search starts where its cards matter. Small set-ups keep the search small (at most 8 cards and 4 effects:
 two size buckets of `step.relation`); a card with a discard cost has a card in the hand to pay it.
@@ -36,15 +36,22 @@ SCENARIOS = (
     ),
     Scenario(
         "damage-calculation",
-        "from damage calculation: an optional Trigger Effect (\"D.D. Warrior Lady\") and \"Flashbang\" "
-        "for the battle damage its controller takes",
+        "from damage calculation: an optional Trigger Effect (\"D.D. Warrior Lady\") and a Counter Trap",
         'A monster "Dark Magician"\n'
         'B monster "D.D. Warrior Lady"\n'
-        'B set "Flashbang"\n'
         'A set "Magic Jammer"\n'
         'A hand "Blue-Eyes White Dragon"\n',   # Magic Jammer's discard cost (card text)
         ("enter battle phase", "next", 'attack "Dark Magician" -> "D.D. Warrior Lady"',
          "next", "next", "next", "next"),
+    ),
+    Scenario(
+        # Flashbang answers battle damage from a direct attack by an opponent's monster (its OCG
+        # text and script), so it has a battle of its own
+        "direct-damage",
+        "from damage calculation of a direct attack: \"Flashbang\" for the battle damage its controller takes",
+        'A monster "Dark Magician"\n'
+        'B set "Flashbang"\n',
+        ("enter battle phase", "next", 'attack "Dark Magician" direct', "next", "next", "next", "next"),
     ),
     Scenario(
         "battle-damage-modifiers",
