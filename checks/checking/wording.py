@@ -53,10 +53,10 @@ EFFECT_KIND_WORDS = {
 }
 ATK_DEF_WORDS = {"none": "does not change ATK/DEF", "direct": "changes ATK/DEF directly",
                  "indirect": "changes ATK/DEF indirectly", "maybe": "may or may not change ATK/DEF"}
-NEGATES_WORDS = {"spell": "a Spell Card (the card, not an effect of one)", "trap": "a Trap Card (the card, not an effect of one)",
-                 "monster_effect": "a monster effect", "spell_trap": "a Spell or Trap Card (the card, not an effect of one)",
+NEGATES_WORDS = {"spell": "a Spell Card (not an effect of a face-up one)", "trap": "a Trap Card (not an effect of a face-up one)",
+                 "monster_effect": "a monster effect", "spell_trap": "a Spell or Trap Card (not an effect of a face-up one)",
                  "any": "any card or effect"}
-NEGATES_WORDS.update({"opponent_" + k: f"{w} its controller's opponent activates" for k, w in NEGATES_WORDS.items()})
+NEGATES_WORDS.update({"opponent_" + k: f"{w}, by its controller's opponent" for k, w in NEGATES_WORDS.items()})
 TRIGGER_CLASS_WORDS = {
     "none": "it is not a trigger for moving, being flipped or changing position",
     "location": "it triggers when the card moves to another place (e.g. is Summoned)",
