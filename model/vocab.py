@@ -220,7 +220,10 @@ SECOND_TARGET = ("none", "required", "optional")
 COSTS = ("none", "pay_lp", "pay_half_lp", "discard", "tribute", "send_self", "banish_self", "discard_self",
          # "pay LP equal to the difference" between the ATK of the opponent's battling monster and
          # its controller's ("Prideful Roar": stats.battle_difference)
-         "pay_lp_battle_difference")
+         "pay_lp_battle_difference",
+         # "Tribute this card" ("Doomcaliber Knight"): payable, as a Tribute, while a redirect would
+         # banish it (it is banished instead); only "send this card to the GY" must reach the Graveyard
+         "tribute_self")
 CT = {name: i for i, name in enumerate(COSTS)}
 MAX_COSTS = 2
 

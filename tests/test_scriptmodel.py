@@ -432,6 +432,18 @@ def test_redirects_are_read_where_straightforward_and_unknown_otherwise():
                            "\te1:SetType(EFFECT_TYPE_QUICK_O)\n\te1:SetCost(Cost.SelfDiscard)\n\tc:RegisterEffect(e1)\n"
                            "\tlocal e2=e1:Clone()\n\te2:SetCost(Cost.SelfToGrave)\n\tc:RegisterEffect(e2)\nend\n").encode(), "c9.lua")
     assert [scriptmodel.cost(d, script.functions).value for d in script.effects] == [[{"do": "discard_self"}], [{"do": "send_self"}]]
+    # "Tribute this card" (a Tribute: payable there too), by the helper or by Duel.Release of itself;
+    # Duel.Release of another monster is the Tribute the play names
+    script = luascan.scan(("local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
+                           "\te1:SetType(EFFECT_TYPE_QUICK_O)\n\te1:SetCost(Cost.SelfTribute)\n\tc:RegisterEffect(e1)\n"
+                           "\tlocal e2=e1:Clone()\n\te2:SetCost(s.cost)\n\tc:RegisterEffect(e2)\n"
+                           "\tlocal e3=e1:Clone()\n\te3:SetCost(s.cost3)\n\tc:RegisterEffect(e3)\nend\n"
+                           "function s.cost(e,tp,eg,ep,ev,re,r,rp,chk)\n\tif chk==0 then return e:GetHandler():IsReleasable() end\n"
+                           "\tDuel.Release(e:GetHandler(),REASON_COST)\nend\n"
+                           "function s.cost3(e,tp,eg,ep,ev,re,r,rp,chk)\n\tif chk==0 then return Duel.CheckReleaseGroup(tp,nil,1,nil) end\n"
+                           "\tlocal g=Duel.SelectReleaseGroup(tp,nil,1,1,nil)\n\tDuel.Release(g,REASON_COST)\nend\n").encode(), "c9.lua")
+    assert [scriptmodel.cost(d, script.functions).value for d in script.effects] == \
+        [[{"do": "tribute_self"}], [{"do": "tribute_self"}], [{"do": "tribute"}]]
 
 
 def _target_of(test, params="c", extra="", locs="0,LOCATION_MZONE"):

@@ -104,7 +104,7 @@ ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "t
             "choice": "the card(s) it chooses as it resolves"}
 COST_WORDS = {"pay_lp": "pay {amount} LP", "pay_half_lp": "pay half its controller's LP",
               "discard": "discard a card", "tribute": "Tribute a monster", "send_self": "send this card to the Graveyard",
-              "banish_self": "banish this card", "discard_self": "discard this card",
+              "banish_self": "banish this card", "discard_self": "discard this card", "tribute_self": "Tribute this card",
               "pay_lp_battle_difference": "pay LP equal to how much higher the ATK of the opponent's battling monster is"}
 CONTINUOUS_WORDS = {
     "atk_modifier": "gives {amount} ATK", "def_modifier": "gives {amount} DEF",

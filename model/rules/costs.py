@@ -88,5 +88,5 @@ def gen16_pay(ctx):
         this = z3.And(ctx.activating, S.inst(eff) == i)
         ups += [Update("loc", i, paid, z3.IntVal(GY)),
                 Update("loc", i, z3.And(this, has_cost(ctx, eff, "banish_self")), z3.IntVal(BAN)),
-                Update("loc", i, z3.And(this, has_cost(ctx, eff, "send_self", "discard_self")), z3.IntVal(GY))]
+                Update("loc", i, z3.And(this, has_cost(ctx, eff, "send_self", "discard_self", "tribute_self")), z3.IntVal(GY))]
     return ups

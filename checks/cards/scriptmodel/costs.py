@@ -21,11 +21,12 @@ from ygo_timing.cards.scriptmodel.luatext import (
 # need not (Cost.SelfDiscard checks IsDiscardable only; Cost.SelfDiscardToGrave also IsAbleToGraveAsCost)
 COST_HELPERS = {"Cost.SelfBanish": "banish_self", "aux.bfgcost": "banish_self", "Cost.SelfToGrave": "send_self",
                 "Cost.SelfDiscard": "discard_self", "Cost.SelfDiscardToGrave": "send_self",
-                "Cost.SelfTribute": None, "Cost.Discard": "discard"}
+                "Cost.SelfTribute": "tribute_self", "Cost.Discard": "discard"}
 
 
 def cost(decl, functions) -> Derived | None:
-    """GEN-16's costs: at most 2 of pay_lp, pay_half_lp, discard, tribute, send_self, discard_self, banish_self."""
+    """GEN-16's costs: at most 2 of pay_lp, pay_half_lp, discard, tribute, send_self, discard_self, banish_self,
+    tribute_self."""
     setting = decl.settings.get("Cost")
     if setting is None:
         return Derived([], decl.line)
@@ -57,8 +58,8 @@ def cost(decl, functions) -> Derived | None:
             # a discard checked only with IsDiscardable (Kuriboh) need not reach the GY: discard_self
             discard = "REASON_DISCARD" in "".join(args) and "IsAbleToGraveAsCost" not in text
             paid.append({"do": ("discard_self" if discard else "send_self") if name == "SendtoGrave" else "banish_self"})
-        elif name == "Release" and args and not _is_self(args[0], text):
-            paid.append({"do": "tribute"})
+        elif name == "Release" and args:
+            paid.append({"do": "tribute_self" if _is_self(args[0], text) else "tribute"})
         else:
             return UNKNOWN
     named = sum(1 for c in paid if c["do"] in ("discard", "tribute"))   # the play names one card at most
