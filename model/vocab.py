@@ -223,7 +223,10 @@ COSTS = ("none", "pay_lp", "pay_half_lp", "discard", "tribute", "send_self", "ba
          "pay_lp_battle_difference",
          # "Tribute this card" ("Doomcaliber Knight"): payable, as a Tribute, while a redirect would
          # banish it (it is banished instead); only "send this card to the GY" must reach the Graveyard
-         "tribute_self")
+         "tribute_self",
+         # "shuffle this card into the Deck" (the Gladiator Beasts; "return this card to the Extra
+         # Deck" for a Fusion, Synchro, Xyz or Link Monster): refused only by its own leave-the-field redirect
+         "to_deck_self")
 CT = {name: i for i, name in enumerate(COSTS)}
 MAX_COSTS = 2
 

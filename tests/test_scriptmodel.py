@@ -444,6 +444,14 @@ def test_redirects_are_read_where_straightforward_and_unknown_otherwise():
                            "\tlocal g=Duel.SelectReleaseGroup(tp,nil,1,1,nil)\n\tDuel.Release(g,REASON_COST)\nend\n").encode(), "c9.lua")
     assert [scriptmodel.cost(d, script.functions).value for d in script.effects] == \
         [[{"do": "tribute_self"}], [{"do": "tribute_self"}], [{"do": "tribute"}]]
+    # "shuffle this card into the Deck" (Gladiator Beasts), by the helpers or by Duel.SendtoDeck of itself
+    script = luascan.scan(("local s,id=GetID()\nfunction s.initial_effect(c)\n\tlocal e1=Effect.CreateEffect(c)\n"
+                           "\te1:SetType(EFFECT_TYPE_TRIGGER_O)\n\te1:SetCost(Cost.SelfToDeck)\n\tc:RegisterEffect(e1)\n"
+                           "\tlocal e2=e1:Clone()\n\te2:SetCost(Cost.SelfToExtra)\n\tc:RegisterEffect(e2)\n"
+                           "\tlocal e3=e1:Clone()\n\te3:SetCost(s.cost)\n\tc:RegisterEffect(e3)\nend\n"
+                           "function s.cost(e,tp,eg,ep,ev,re,r,rp,chk)\n\tif chk==0 then return e:GetHandler():IsAbleToDeckAsCost() end\n"
+                           "\tDuel.SendtoDeck(e:GetHandler(),nil,2,REASON_COST)\nend\n").encode(), "c9.lua")
+    assert [scriptmodel.cost(d, script.functions).value for d in script.effects] == [[{"do": "to_deck_self"}]] * 3
 
 
 def _target_of(test, params="c", extra="", locs="0,LOCATION_MZONE"):

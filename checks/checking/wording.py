@@ -105,6 +105,7 @@ ON_WORDS = {"self": "this card", "chosen": "the card it targets", "attacker": "t
 COST_WORDS = {"pay_lp": "pay {amount} LP", "pay_half_lp": "pay half its controller's LP",
               "discard": "discard a card", "tribute": "Tribute a monster", "send_self": "send this card to the Graveyard",
               "banish_self": "banish this card", "discard_self": "discard this card", "tribute_self": "Tribute this card",
+              "to_deck_self": "shuffle this card into the Deck (the Extra Deck, for a Fusion, Synchro, Xyz or Link Monster)",
               "pay_lp_battle_difference": "pay LP equal to how much higher the ATK of the opponent's battling monster is"}
 CONTINUOUS_WORDS = {
     "atk_modifier": "gives {amount} ATK", "def_modifier": "gives {amount} DEF",

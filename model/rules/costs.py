@@ -1,16 +1,19 @@
 """Costs (GEN-16): what an effect's text makes its controller pay to activate it (pay LP, discard,
-Tribute, send, discard or banish this card), paid at once on activation, in order."""
+Tribute, send, discard, banish or shuffle into the Deck this card), paid at once on activation, in order."""
 import z3
 
 from .. import vocab
 from ..state import NONE
 from .base import Update, part, rule
 from .effects import banish_barred, slot, target_fits
-from .redirects import graveyard_barred
+from .redirects import graveyard_barred, leaving_barred
 from .resolution import PRIORITY as RESOLUTION
 from .stats import battle_difference
 
-MZ, GY, BAN, HAND = (vocab.L[n] for n in ("monster_zone", "graveyard", "banished", "hand"))
+MZ, GY, BAN, HAND, DECK, EXTRA = (vocab.L[n] for n in ("monster_zone", "graveyard", "banished", "hand", "deck",
+                                                      "extra_deck"))
+# the monsters a "return this card to the Deck" sends to the Extra Deck instead
+EXTRA_KINDS = tuple(vocab.K[f"monster:{s}"] for s in ("fusion", "synchro", "xyz", "link"))
 PRIORITY = RESOLUTION - 5   # before GEN-14's moves of the activated card: a cost that banishes it wins
 
 
@@ -72,7 +75,9 @@ def gen16(ctx):
                 # ("discard this card" can: it is banished instead)
                 z3.Implies(has_cost(ctx, eff, "send_self"), z3.Not(graveyard_barred(ctx, self_card, pre))),
                 # "banish this card from your GY" cannot be paid under "cannot banish cards from either GY"
-                z3.Implies(has_cost(ctx, eff, "banish_self"), z3.Not(banish_barred(ctx, me, self_card, pre)))]
+                z3.Implies(has_cost(ctx, eff, "banish_self"), z3.Not(banish_barred(ctx, me, self_card, pre))),
+                # "shuffle this card into the Deck" cannot be paid while its own redirect would banish it
+                z3.Implies(has_cost(ctx, eff, "to_deck_self"), z3.Not(leaving_barred(ctx, self_card, pre)))]
     return z3.Implies(ctx.activating, z3.And(payable))
 
 
@@ -88,5 +93,7 @@ def gen16_pay(ctx):
         this = z3.And(ctx.activating, S.inst(eff) == i)
         ups += [Update("loc", i, paid, z3.IntVal(GY)),
                 Update("loc", i, z3.And(this, has_cost(ctx, eff, "banish_self")), z3.IntVal(BAN)),
-                Update("loc", i, z3.And(this, has_cost(ctx, eff, "send_self", "discard_self", "tribute_self")), z3.IntVal(GY))]
+                Update("loc", i, z3.And(this, has_cost(ctx, eff, "send_self", "discard_self", "tribute_self")), z3.IntVal(GY)),
+                Update("loc", i, z3.And(this, has_cost(ctx, eff, "to_deck_self")),
+                       z3.If(z3.Or([S.ckind(i) == k for k in EXTRA_KINDS]), z3.IntVal(EXTRA), z3.IntVal(DECK)))]
     return ups

@@ -23,8 +23,15 @@ def graveyard_barred(ctx, card, st):
     instead" (it is face-up on the field). A cost that sends it to the Graveyard cannot be paid
     (GEN-16: "send this card to the GY"; "discard this card" can, and it is banished instead)."""
     every = [t for _, _, t in redirecting(ctx, "graveyard_redirect", st)]
+    return z3.Or(every + [leaving_barred(ctx, card, st)])
+
+
+def leaving_barred(ctx, card, st):
+    """`card`'s own "if this face-up card would leave the field, banish it instead" applies in `st`:
+    a cost that must take it to the Graveyard or the Deck cannot be paid (ygopro-core's
+    is_capable_cost_to_grave / is_capable_cost_to_deck read the redirect)."""
     own = [z3.And(t, card == j) for j, _, t in redirecting(ctx, "leave_field_redirect", st)]
-    return z3.Or(every + own) if every + own else z3.BoolVal(False)
+    return z3.Or(own) if own else z3.BoolVal(False)
 
 
 def replaceable_by(ctx, card, other, st):

@@ -21,12 +21,15 @@ from ygo_timing.cards.scriptmodel.luatext import (
 # need not (Cost.SelfDiscard checks IsDiscardable only; Cost.SelfDiscardToGrave also IsAbleToGraveAsCost)
 COST_HELPERS = {"Cost.SelfBanish": "banish_self", "aux.bfgcost": "banish_self", "Cost.SelfToGrave": "send_self",
                 "Cost.SelfDiscard": "discard_self", "Cost.SelfDiscardToGrave": "send_self",
-                "Cost.SelfTribute": "tribute_self", "Cost.Discard": "discard"}
+                "Cost.SelfTribute": "tribute_self", "Cost.Discard": "discard",
+                # "shuffle this card into the Deck" / "return this card to the Extra Deck": one cost, the
+                # model sends a Fusion, Synchro, Xyz or Link Monster to the Extra Deck
+                "Cost.SelfToDeck": "to_deck_self", "Cost.SelfToExtra": "to_deck_self"}
 
 
 def cost(decl, functions) -> Derived | None:
     """GEN-16's costs: at most 2 of pay_lp, pay_half_lp, discard, tribute, send_self, discard_self, banish_self,
-    tribute_self."""
+    tribute_self, to_deck_self."""
     setting = decl.settings.get("Cost")
     if setting is None:
         return Derived([], decl.line)
@@ -58,6 +61,8 @@ def cost(decl, functions) -> Derived | None:
             # a discard checked only with IsDiscardable (Kuriboh) need not reach the GY: discard_self
             discard = "REASON_DISCARD" in "".join(args) and "IsAbleToGraveAsCost" not in text
             paid.append({"do": ("discard_self" if discard else "send_self") if name == "SendtoGrave" else "banish_self"})
+        elif name == "SendtoDeck" and args and _is_self(args[0], text) and "REASON_COST" in "".join(args):
+            paid.append({"do": "to_deck_self"})
         elif name == "Release" and args:
             paid.append({"do": "tribute_self" if _is_self(args[0], text) else "tribute"})
         else:
