@@ -303,7 +303,7 @@ OPERATION_ON = ("self", "chosen", "attacker", "attack_target", "own_battling", "
 # Deck"): where the text looks (`field`: the Monster, Spell & Trap and Field Zones), whose, and how
 # many (the play names them on its `resolve` line: the resolve_link action's choice / choice2)
 CHOOSE_FROM = ("hand", "deck", "graveyard", "field", "extra_deck")
-CHOOSE_SIDES = ("yours", "opponent")
+CHOOSE_SIDES = ("yours", "opponent", "both")   # both: "on the field" with no side ("Chthonian Blast")
 MAX_CHOICES = 2
 # A selector: which cards (`cards`: monsters in the Monster Zone, Spell and Trap Cards in the
 # Spell & Trap Zone and the Field Zone, any card in the Graveyard, or any card in the Deck: only

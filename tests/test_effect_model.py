@@ -398,8 +398,8 @@ BAD = [
     (dict(choose={"from": "dek"}, operations=[{"do": "destroy", "on": "choice"}]), "did you mean 'deck'"),
     (dict(choose={"filter": {}}, operations=[{"do": "destroy", "on": "choice"}]), "missing required key 'from'"),
     (dict(choose={"from": "deck", "count": 3}, operations=[{"do": "destroy", "on": "choice"}]), "'count'"),
-    (dict(choose={"from": "deck", "side": "both"}, operations=[{"do": "destroy", "on": "choice"}]),
-     "expected one of: yours, opponent"),
+    (dict(choose={"from": "deck", "side": "all"}, operations=[{"do": "destroy", "on": "choice"}]),
+     "expected one of: yours, opponent, both"),
     (dict(kind="continuous", choose={"from": "deck"}), "chooses no card"),
     # `needed` (GEN-22): true only; never with "you can" (min 0), nor counting a Deck the set-up lists in part
     (dict(choose={"from": "hand", "needed": False}, operations=[{"do": "destroy", "on": "choice"}]), "'needed' is true"),

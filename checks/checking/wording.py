@@ -492,7 +492,7 @@ PLACE_WORDS = {"hand": "hand", "deck": "Deck", "graveyard": "Graveyard", "field"
 def choice_words(ch) -> str:
     """An effect's `choose` as a judge reads it: "as it resolves it chooses 2 cards (none unless 2
     fit) from its controller's Deck that meet: ..." (GEN-22)."""
-    whose = "its controller's" if ch.side == "yours" else "the opponent's"
+    whose = {"yours": "its controller's", "opponent": "the opponent's", "both": "either player's"}[ch.side]
     places = [PLACE_WORDS[p] for p in ch.places]
     where = " or ".join(places) if len(places) <= 2 else ", ".join(places[:-1]) + " or " + places[-1]
     many = f"{ch.count} card" + ("s" if ch.count > 1 else "")

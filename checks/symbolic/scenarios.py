@@ -83,6 +83,7 @@ SCENARIOS = (
         "end-of-damage-step",
         "from the end of the Damage Step: a monster destroyed by battle and two Traps that respond to it",
         'A monster "Dark Magician"\n'
+        'A monster "Blue-Eyes White Dragon"\n'   # a face-up monster left for Chthonian Blast to destroy
         'B monster "Kuriboh"\n'
         'B set "Michizure"\n'
         'B set "Chthonian Blast"\n',

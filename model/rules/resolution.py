@@ -561,7 +561,8 @@ def choice_fits(ctx, j):
         for b, place in enumerate(vocab.CHOOSE_FROM):
             locs = FIELD if place == "field" else (vocab.L[place],)
             where.append(z3.And((mask / 2 ** b) % 2 == 1, z3.Or([pre.loc[j] == z for z in locs])))
-        side = z3.If(S.choose_side(eff) == vocab.CHOOSE_SIDES.index("yours"), S.ctrl(j) == me, S.ctrl(j) != me)
+        side = z3.If(S.choose_side(eff) == vocab.CHOOSE_SIDES.index("yours"), S.ctrl(j) == me,
+                     z3.Or(S.choose_side(eff) == vocab.CHOOSE_SIDES.index("both"), S.ctrl(j) != me))
         players = once(ctx, ("choice_players",), lambda: player_values(ctx, me, pre))
         # a card chosen to be Special Summoned is one that can be (the scripts' selections ask
         # IsCanBeSpecialSummoned, which a Summoning condition refuses)
