@@ -382,7 +382,10 @@ def _destroyed_after_calc(ctx, i):
 def resolve_effects(ctx):
     S, pre = ctx.S, ctx.pre
     ups = []
-    for k in range(OPS):
+    # the first update that applies wins, and a later operation on the same card is applied after
+    # an earlier one: the last slot first ("Special Summon it in face-down Defense Position" is a
+    # Special Summon, then a set_face_down that overrides its face-up)
+    for k in reversed(range(OPS)):
         s = op_slot(ctx, k)
         for i in ctx.cards:
             on_i = hits(ctx, k, i)
