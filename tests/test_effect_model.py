@@ -837,3 +837,25 @@ def test_a_summoning_condition_bars_a_choice_and_a_fixed_special_summon():
                               f"enter battle phase\nnext battle_step\nattack BEWD -> MF\n{battle}end battle phase\n"
                               "pass A\nactivate B MF effect 2\nresolve\nclaim location MF graveyard\n", "t.play"))
     assert v.verdict == "legal", v.message
+
+
+def test_shuffling_itself_into_the_deck_is_refused_while_its_own_redirect_would_banish_it():
+    # to_deck_self (GEN-16): ygopro-core's card::is_capable_cost_to_deck reads the card's own
+    # leave-the-field redirect and refuses the cost when the card would not reach the Deck
+    from ygo_timing.checking.check import check_play
+    from ygo_timing.inputs.play import parse_text
+    tag_out = {"kind": "trigger", "trigger_class": "other", "timings": ["end_step"], "condition": "battled",
+               "cost": [{"do": "to_deck_self"}]}
+    banish = {"kind": "continuous", "apply": {"do": "leave_field_redirect", "to": "banished"}}
+
+    def play(effects):
+        card = {"name": "Tagger", "type": "monster", "subtype": "effect", "attribute": "EARTH", "level": 4,
+                "atk": 1800, "def": 400, "effects": effects, "source": "test"}
+        return parse_text("ruleset: ocg\nturn: 2\nturn-player: A\ncard: " + json.dumps(card) + "\n"
+                          "A monster \"Tagger\" as T\nB monster \"Kuriboh\" as K\nenter battle phase\n"
+                          "next battle_step\nattack T -> K\nnext ds_start\nnext ds_before_calc\nnext ds_during_calc\n"
+                          "next ds_after_calc\nnext ds_end\nnext battle_step\nend battle phase\nactivate A T\n"
+                          "claim location T deck\n", "t.play")
+    assert check_play(play([tag_out])).verdict == "legal"
+    v = check_play(play([tag_out, banish]))
+    assert v.verdict == "illegal" and "GEN-16" in {r["rule"] for r in v.violations}, v.message

@@ -113,7 +113,7 @@ class Run:
                      player=vocab.PLAYERS.index(self.play.turn_player))
         elif a.kind == "activate":
             e = u.effect(a.card, a.effect, line)
-            self._check_targets(a, u.effects[e][2])
+            self._check_target(a, u.effects[e][2])
             d.update(eff=e, target=u.card(a.target, line),
                      target2=u.card(a.target2, line), link=a.link, other=u.card(a.other, line))
         elif a.kind == "retarget":
@@ -126,13 +126,14 @@ class Run:
             d.update(claim=CL[a.claim], card=u.card(a.card, line), player=player, value=self._claim_value(a))
         return [d]
 
-    def _check_targets(self, a: ActionSpec, eff):
+    def _check_target(self, a: ActionSpec, eff):
         """A `target` the effect has no use for is an error, not a silent no-op: a play that names
         the card an effect is for when the text fixes it ("Special Summon that monster") would be
         judged as if it had been obeyed. (A second target on a one-target effect is a play GEN-17
         refuses: the effect does target.)"""
+        used = eff.target_filter is not None or eff.implied_target or any(o.on == "chosen" for o in eff.operations)
         unsettled = "target" in eff.unknown or "operations" in eff.unknown
-        if a.target is not None and not (eff.chooses_target or eff.implied_target or unsettled):
+        if a.target is not None and not (used or unsettled):
             raise PlayError(self.play.path, a.line, f"{a.card!r} effect {a.effect} targets no card and has no operation "
                                                      f"on a card the play names; leave out 'target {a.target}'")
 
